@@ -1,0 +1,35 @@
+"""Shared by the benchmark scripts: timing by median of repeats, and one JSON file of
+results per benchmark under benchmarks/out/ (machines here are noisy: quote medians
+and ratios, never single runs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+OUT = Path(__file__).resolve().parent / "out"
+
+
+def median_seconds(fn: Callable[[], Any], repeats: int = 5) -> tuple[float, Any]:
+    """Median wall time of `repeats` calls of fn, and fn's last return value."""
+    times, value = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        value = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def write_json(name: str, payload: dict[str, Any]) -> Path:
+    OUT.mkdir(exist_ok=True)
+    payload = dict(payload)
+    payload.setdefault("machine", {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()})
+    path = OUT / f"{name}.json"
+    path.write_text(json.dumps(payload, indent=2, default=str))
+    print(f"wrote {path}")
+    return path

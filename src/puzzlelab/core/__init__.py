@@ -1,0 +1,1 @@
+"""Shared by all puzzles; knows no puzzle (DESIGN.md)."""

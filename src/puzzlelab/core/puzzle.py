@@ -1,0 +1,363 @@
+"""The contract every puzzle follows (DESIGN.md, "Contracts"), written once.
+
+A puzzle package builds one `Puzzle` subclass instance: it implements `parse`,
+`format_instance`, `instance_key`, `catalog`, `verify` and `render_svg`, and lists its
+`methods`. This base class supplies what must be the same everywhere:
+
+- `solve()` runs a method under a Budget and then the puzzle's independent `verify`;
+  a solution that fails it raises `WrongAnswer` (a bug) instead of leaving the solver.
+- `load()` turns what a user typed (catalog name, file, `-`, inline text) into an
+  instance, with `InvalidInstance` errors that say what was expected.
+- Method options are declared (`Option`), so the CLI, the REST service and the web page
+  all offer and check them without puzzle-specific code.
+
+The shape follows networkx's "the algorithm is an argument with a sane default" and
+PySAT's one front class dispatching to backends by name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from puzzlelab.core.result import Budget, ProgressFn, Result, Verdict, no_progress
+
+__all__ = [
+    "InvalidInstance",
+    "WrongAnswer",
+    "Option",
+    "Method",
+    "Puzzle",
+    "parse_range",
+]
+
+
+class InvalidInstance(ValueError):
+    """Bad input. The message names the field and what was expected; `field` holds the
+    field's name for programs (the REST service answers 422 with it)."""
+
+    def __init__(self, message: str, field: str | None = None, status: int = 422):
+        super().__init__(message)
+        self.field = field
+        self.status = status  # 422 malformed, 413 too large, 404 unknown name
+
+
+class WrongAnswer(RuntimeError):
+    """A solver produced a solution its puzzle's checker rejects. Never shown as an
+    answer: this is the worst bug the project can have, reported as such."""
+
+
+_KINDS = ("int", "float", "str", "bool", "ints")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a method, e.g. Option("ring", "int", None, "penalties only at edge
+    distance < d"). `kind` is int, float, str, bool or ints (a comma-separated list)."""
+
+    name: str
+    kind: str
+    default: Any = None
+    help: str = ""
+    choices: tuple = ()
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"Option {self.name}: kind must be one of {_KINDS}")
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def coerce(self, raw: Any) -> Any:
+        """The option's value from CLI text or JSON; InvalidInstance naming it if bad."""
+        if raw is None:
+            return None
+        expected = {"int": "an integer", "float": "a number", "str": "text", "bool": "true or false", "ints": "a comma-separated list of integers"}[self.kind]
+        try:
+            if self.kind == "int":
+                if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+                    raise ValueError
+                value: Any = int(raw)
+            elif self.kind == "float":
+                if isinstance(raw, bool):
+                    raise ValueError
+                value = float(raw)
+                if value != value:
+                    raise ValueError
+            elif self.kind == "bool":
+                if isinstance(raw, bool):
+                    value = raw
+                elif str(raw).lower() in ("1", "true", "yes", "on"):
+                    value = True
+                elif str(raw).lower() in ("0", "false", "no", "off"):
+                    value = False
+                else:
+                    raise ValueError
+            elif self.kind == "ints":
+                items = raw if isinstance(raw, (list, tuple)) else [p for p in str(raw).replace(" ", "").split(",") if p]
+                value = tuple(int(x) for x in items if not isinstance(x, bool))
+                if len(value) != len(items):
+                    raise ValueError
+            else:
+                value = str(raw)
+        except (TypeError, ValueError):
+            raise InvalidInstance(f"option {self.flag}: expected {expected}, got {raw!r}", field=self.name) from None
+        if self.choices and value not in self.choices:
+            raise InvalidInstance(
+                f"option {self.flag}: expected one of {', '.join(map(str, self.choices))}, got {raw!r}", field=self.name
+            )
+        for v in value if self.kind == "ints" else (value,):
+            if self.minimum is not None and isinstance(v, (int, float)) and v < self.minimum:
+                raise InvalidInstance(f"option {self.flag}: expected at least {self.minimum}, got {v}", field=self.name)
+            if self.maximum is not None and isinstance(v, (int, float)) and v > self.maximum:
+                raise InvalidInstance(f"option {self.flag}: expected at most {self.maximum}, got {v}", field=self.name)
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        default = list(self.default) if isinstance(self.default, tuple) else self.default
+        return {
+            "name": self.name,
+            "flag": self.flag,
+            "kind": self.kind,
+            "default": default,
+            "help": self.help,
+            "choices": list(self.choices),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+        }
+
+
+@dataclass(frozen=True)
+class Method:
+    """A named way to solve a puzzle. `run(instance, *, budget, progress, seed,
+    **options) -> Result`; `exact` is true when it can prove optimality."""
+
+    name: str
+    summary: str
+    run: Callable[..., Result]
+    options: tuple[Option, ...] = ()
+    exact: bool = False
+
+    def parse_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """Check and convert options; every declared option gets a value (its default)."""
+        raw = dict(raw or {})
+        known = {o.name: o for o in self.options}
+        for key in raw:
+            name = key.lstrip("-").replace("-", "_")
+            if name not in known:
+                valid = ", ".join(o.flag for o in self.options) or "none"
+                raise InvalidInstance(
+                    f"option --{name.replace('_', '-')}: method {self.name!r} has no such option (its options: {valid})",
+                    field=name,
+                )
+        values = {}
+        normalised = {k.lstrip("-").replace("-", "_"): v for k, v in raw.items()}
+        for option in self.options:
+            values[option.name] = option.coerce(normalised[option.name]) if normalised.get(option.name) is not None else option.default
+        return values
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "exact": self.exact,
+            "options": [o.to_dict() for o in self.options],
+        }
+
+
+class Puzzle:
+    """Base class of the five puzzles; see the module docstring for the contract."""
+
+    name: str = ""
+    title: str = ""
+    value_name: str = "value"  # what `Result.value` counts: squares, matches, moves ...
+    sense: str = "min"  # 'min' / 'max': which values are better; 'exact' for counts
+    default_method: str = "auto"
+    default_budget: float = 10.0
+    tour_instance: str = ""  # the catalog instance `puzzlelab tour` solves
+    tour_budget: float = 5.0
+    max_input_bytes: int = 4_000_000
+
+    def __init__(self) -> None:
+        self.methods: dict[str, Method] = {}
+        # Extra CLI verbs of this puzzle (name -> typer-compatible function).
+        self.commands: dict[str, Callable[..., Any]] = {}
+
+    # ------------------------------------------------------------ to implement
+    def parse(self, obj: Any) -> Any:
+        """An instance from text (str), parsed JSON (dict / list) or a number."""
+        raise NotImplementedError
+
+    def format_instance(self, instance: Any) -> Any:
+        """JSON-able form of an instance with parse(format_instance(x)) == x: how
+        instances travel to worker processes, cluster nodes and the web page."""
+        raise NotImplementedError
+
+    def instance_key(self, instance: Any) -> str:
+        """Short stable name of an instance for the records store ('16', 'font5x7:A-B')."""
+        raise NotImplementedError
+
+    def catalog(self) -> dict[str, str]:
+        """The named instances of the field: name -> one-line description."""
+        return {}
+
+    def catalog_instance(self, name: str) -> Any:
+        """The instance a catalog name stands for (default: parse the name)."""
+        return self.parse(name)
+
+    def verify(self, instance: Any, solution: Any) -> Verdict:
+        """Independent checker: recompute the value from the solution alone."""
+        raise NotImplementedError
+
+    def render_svg(self, instance: Any, result: Result | None) -> str:
+        raise NotImplementedError
+
+    def render_text(self, instance: Any, result: Result | None) -> str | None:
+        """A text drawing where the field draws in text (ASCII art); None otherwise."""
+        return None
+
+    def published(self, key: str) -> dict[str, Any] | None:
+        """The published figure for an instance key: {'value', 'proven', 'source'}."""
+        return None
+
+    # ------------------------------------------------------------ provided
+    def method(self, name: str | None) -> Method:
+        name = name or self.default_method
+        if name not in self.methods:
+            raise InvalidInstance(
+                f"method: {self.name} has no method {name!r}; expected one of {', '.join(self.methods)}",
+                field="method",
+                status=404,
+            )
+        return self.methods[name]
+
+    def add_method(self, method: Method) -> Method:
+        self.methods[method.name] = method
+        return method
+
+    def load(self, spec: str | Any) -> Any:
+        """An instance from what a user gave: a catalog name, a file path, '-' (standard
+        input), or the instance itself as text or JSON."""
+        if not isinstance(spec, str):
+            return self.parse(spec)
+        if spec == "-":
+            return self.parse(_decode(sys.stdin.read(self.max_input_bytes + 1), "standard input", self.max_input_bytes))
+        if spec in self.catalog():
+            return self.catalog_instance(spec)
+        path = Path(spec)
+        if len(spec) < 4096 and "\n" not in spec and path.is_file():
+            if path.stat().st_size > self.max_input_bytes:
+                raise InvalidInstance(f"instance file {spec}: larger than {self.max_input_bytes} bytes", "instance", 413)
+            return self.parse(_decode(path.read_text(), spec, self.max_input_bytes))
+        try:
+            return self.parse(_decode(spec, "instance", self.max_input_bytes))
+        except InvalidInstance as exc:
+            names = list(self.catalog())
+            hint = f" (catalog names include {', '.join(names[:6])}{' ...' if len(names) > 6 else ''})" if names else ""
+            raise InvalidInstance(f"instance {spec[:60]!r}: not a catalog name or file, and {exc}{hint}", "instance") from exc
+
+    def solve(
+        self,
+        instance: Any,
+        method: str | None = None,
+        *,
+        budget: Budget | float | None = None,
+        progress: ProgressFn | None = None,
+        seed: int = 0,
+        **options: Any,
+    ) -> Result:
+        """Solve with a method under a budget, then verify. Returns a Result whose
+        `verdict` is the checker's; raises WrongAnswer if the checker rejects it."""
+        chosen = self.method(method)
+        values = chosen.parse_options(options)
+        if not isinstance(budget, Budget):
+            budget = Budget(self.default_budget if budget is None else float(budget))
+        started = time.perf_counter()
+        result = chosen.run(instance, budget=budget, progress=progress or no_progress, seed=int(seed), **values)
+        result.stats.setdefault("seconds", round(time.perf_counter() - started, 6))
+        result.method = result.method or chosen.name
+        return self.check(instance, result)
+
+    def check(self, instance: Any, result: Result) -> Result:
+        """Attach the independent verdict to a result (raises WrongAnswer on a bad one).
+        Results without a solution (unknown, infeasible) get a verdict saying so."""
+        if result.solution is None:
+            result.verdict = Verdict(ok=False, value=None, message="no solution to check")
+            return result
+        verdict = self.verify(instance, result.solution)
+        if verdict.ok and result.value is not None and verdict.value != result.value:
+            verdict = Verdict(
+                ok=False,
+                value=verdict.value,
+                message=f"solver claims {self.value_name} = {result.value}, checker counts {verdict.value}",
+                figures=verdict.figures,
+            )
+        result.verdict = verdict
+        if not verdict.ok:
+            raise WrongAnswer(f"{self.name}: method {result.method!r} returned a rejected solution: {verdict.message}")
+        return result
+
+    def report(self, instance: Any, result: Result) -> dict[str, Any]:
+        """The JSON object of DESIGN.md's CLI contract (also the service's result)."""
+        return {
+            "puzzle": self.name,
+            "instance": self.instance_key(instance),
+            "value": result.value,
+            "status": result.status.value,
+            "bound": result.bound,
+            "method": result.method,
+            "solution": result.solution,
+            "stats": result.stats,
+            "verified": result.verified,
+            "verdict": None if result.verdict is None else result.verdict.to_dict(),
+        }
+
+    def describe(self) -> dict[str, Any]:
+        """The puzzle, its methods and their options (for `GET /api/puzzles`)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "value_name": self.value_name,
+            "sense": self.sense,
+            "default_method": self.default_method,
+            "default_budget": self.default_budget,
+            "methods": [m.to_dict() for m in self.methods.values()],
+        }
+
+
+def _decode(text: str, where: str, limit: int) -> Any:
+    """JSON when the text is JSON, else the text itself (each puzzle parses its own)."""
+    if len(text) > limit:
+        raise InvalidInstance(f"{where}: larger than {limit} bytes", "instance", 413)
+    stripped = text.strip()
+    if stripped[:1] in ("{", "[") or stripped.lstrip("-").isdigit():
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            if stripped[:1] == "{":
+                raise InvalidInstance(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})", "instance") from None
+    return text
+
+
+def parse_range(text: str, field: str = "range") -> list[int]:
+    """'1..46' -> [1, ..., 46]; '5' -> [5]; '1,3,7..9' -> [1, 3, 7, 8, 9]."""
+    values: list[int] = []
+    for part in str(text).replace(" ", "").split(","):
+        match = re.fullmatch(r"(-?\d+)(?:\.\.(-?\d+))?", part)
+        if not match:
+            raise InvalidInstance(f"{field}: expected a number or a range like 1..46, got {part!r}", field)
+        lo = int(match.group(1))
+        hi = int(match.group(2)) if match.group(2) is not None else lo
+        if hi < lo:
+            raise InvalidInstance(f"{field}: range {part} is empty (end before start)", field)
+        values.extend(range(lo, hi + 1))
+    return values
+

@@ -1,0 +1,251 @@
+"""The records store: every verified result ever produced, in one SQLite file.
+
+SQLite in WAL mode lets the service, its worker processes and command-line runs write
+at the same time (one writer at a time, readers never blocked; writers wait up to
+`timeout` seconds for the lock). The store refuses a Result whose verification did
+not pass: nothing unverified can become a record.
+
+Location: `PUZZLELAB_DB` if set, else `$XDG_DATA_HOME/puzzlelab/records.sqlite`
+(`~/.local/share/puzzlelab/records.sqlite`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from puzzlelab.core.result import Result, Status, _json_default
+
+__all__ = ["Store", "StoreError", "UnverifiedResult", "Record", "default_path"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    puzzle       TEXT NOT NULL,
+    instance     TEXT NOT NULL,
+    sense        TEXT NOT NULL CHECK (sense IN ('min', 'max', 'exact')),
+    value        REAL,
+    value_json   TEXT,
+    status       TEXT NOT NULL,
+    bound        TEXT,
+    method       TEXT NOT NULL,
+    solution     TEXT,
+    stats        TEXT,
+    verdict      TEXT NOT NULL,
+    seconds      REAL,
+    version      TEXT,
+    host         TEXT,
+    created      REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_by_instance ON results (puzzle, instance);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+"""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (corrupt, locked too long, unwritable): the message
+    names the file and what to do."""
+
+
+class UnverifiedResult(ValueError):
+    """A result without a passing verification was offered to the store."""
+
+
+@dataclass
+class Record:
+    """One stored result, as read back."""
+
+    id: int
+    puzzle: str
+    instance: str
+    sense: str
+    value: Any
+    status: str
+    bound: Any
+    method: str
+    solution: Any
+    stats: dict[str, Any]
+    seconds: float | None
+    version: str
+    host: str
+    created: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def default_path() -> Path:
+    env = os.environ.get("PUZZLELAB_DB")
+    if env:
+        return Path(env).expanduser()
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "puzzlelab" / "records.sqlite"
+
+
+def _version() -> str:
+    from puzzlelab import __version__
+
+    return __version__
+
+
+class Store:
+    """Records store. `Store()` opens the default file; `Store(path)` another one.
+
+    Connections are opened per call, so one Store object may be shared by threads and
+    each process simply opens its own.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, timeout: float = 30.0):
+        self.path = Path(path) if path is not None else default_path()
+        self.timeout = timeout
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"records store {self.path}: cannot create its folder: {exc}") from exc
+        with self._connect() as db:
+            db.executescript(_SCHEMA)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = None
+        try:
+            db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            yield db
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(self._explain(exc)) from exc
+        finally:
+            if db is not None:
+                db.close()
+
+    def _explain(self, exc: sqlite3.DatabaseError) -> str:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return (
+                f"records store {self.path} stayed locked for {self.timeout:.0f} s ({text}); "
+                "another process holds it: try again, or set PUZZLELAB_DB to another file"
+            )
+        if "not a database" in text or "malformed" in text or "corrupt" in text:
+            return (
+                f"records store {self.path} is damaged ({text}); nothing was written. "
+                "Move the file aside (or set PUZZLELAB_DB to a new file) and run again"
+            )
+        return f"records store {self.path}: {text}"
+
+    # ------------------------------------------------------------------ writing
+    def add(self, puzzle: str, instance: str, result: Result, sense: str) -> int:
+        """Store one verified result; returns its id. `sense` is 'min' or 'max' (which
+        values are better) or 'exact' (a count: every verified run gives the same value).
+        Raises UnverifiedResult unless `result.verdict.ok`."""
+        if not result.verified:
+            why = "never verified" if result.verdict is None else f"verification failed: {result.verdict.message}"
+            raise UnverifiedResult(f"refusing to store {puzzle} {instance}: result {why}")
+        if sense not in ("min", "max", "exact"):
+            raise ValueError(f"sense: expected 'min', 'max' or 'exact', got {sense!r}")
+        numeric = result.value if isinstance(result.value, (int, float)) and not isinstance(result.value, bool) else None
+        row = (
+            puzzle,
+            instance,
+            sense,
+            numeric,
+            json.dumps(result.value, default=_json_default),
+            result.status.value,
+            json.dumps(result.bound, default=_json_default),
+            result.method,
+            json.dumps(result.solution, default=_json_default),
+            json.dumps(result.stats, default=_json_default),
+            json.dumps(result.verdict.to_dict(), default=_json_default),
+            result.stats.get("seconds"),
+            _version(),
+            socket.gethostname(),
+            time.time(),
+        )
+        with self._connect() as db:
+            cursor = db.execute(
+                "INSERT INTO results (puzzle, instance, sense, value, value_json, status, bound, method,"
+                " solution, stats, verdict, seconds, version, host, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            return int(cursor.lastrowid)
+
+    # ------------------------------------------------------------------ reading
+    _COLUMNS = "id, puzzle, instance, sense, value_json, status, bound, method, solution, stats, seconds, version, host, created"
+
+    @staticmethod
+    def _record(row: tuple) -> Record:
+        (rid, puzzle, instance, sense, value, status, bound, method, solution, stats, seconds, version, host, created) = row
+        return Record(
+            id=rid,
+            puzzle=puzzle,
+            instance=instance,
+            sense=sense,
+            value=json.loads(value),
+            status=status,
+            bound=json.loads(bound) if bound is not None else None,
+            method=method,
+            solution=json.loads(solution) if solution is not None else None,
+            stats=json.loads(stats) if stats else {},
+            seconds=seconds,
+            version=version or "",
+            host=host or "",
+            created=created,
+        )
+
+    def results(self, puzzle: str | None = None, instance: str | None = None) -> list[Record]:
+        """Every stored result, oldest first, optionally of one puzzle / instance."""
+        query, args = f"SELECT {self._COLUMNS} FROM results", []
+        clauses = []
+        if puzzle is not None:
+            clauses.append("puzzle = ?")
+            args.append(puzzle)
+        if instance is not None:
+            clauses.append("instance = ?")
+            args.append(instance)
+        if clauses:
+            query += " WHERE " + " AND ".join(clauses)
+        with self._connect() as db:
+            return [self._record(row) for row in db.execute(query + " ORDER BY id", args)]
+
+    def best(self, puzzle: str | None = None) -> list[Record]:
+        """Best known result per (puzzle, instance): the best value in the instance's
+        sense; among equal values a proven (optimal) one, then the fastest, then the
+        oldest."""
+        best: dict[tuple[str, str], Record] = {}
+        for record in self.results(puzzle):
+            key = (record.puzzle, record.instance)
+            if key not in best or _better(record, best[key]):
+                best[key] = record
+        return sorted(best.values(), key=lambda r: (r.puzzle, _natural_key(r.instance)))
+
+    def count(self) -> int:
+        with self._connect() as db:
+            return int(db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+
+
+def _better(a: Record, b: Record) -> bool:
+    if a.sense in ("min", "max") and isinstance(a.value, (int, float)) and isinstance(b.value, (int, float)):
+        if a.value != b.value:
+            return (a.value < b.value) if a.sense == "min" else (a.value > b.value)
+    a_proven, b_proven = a.status == Status.OPTIMAL.value, b.status == Status.OPTIMAL.value
+    if a_proven != b_proven:
+        return a_proven
+    return (a.seconds or 0.0) < (b.seconds or 0.0)
+
+
+def _natural_key(text: str) -> list:
+    """Sort 'contest_10' after 'contest_9' and '16' after '4'."""
+    import re
+
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]

@@ -1,0 +1,44 @@
+"""The registry: puzzle name -> Puzzle object.
+
+Each puzzle package exposes `PUZZLE`. Packages keep their imports light (solver
+libraries are imported inside the methods), so loading the registry stays cheap for
+the CLI. A listed package not yet present in this checkout is skipped; one that is
+present but fails to import is an error, never skipped.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from puzzlelab.core.puzzle import InvalidInstance, Puzzle
+
+__all__ = ["REGISTRY", "get", "names"]
+
+_MODULES: tuple[str, ...] = (
+    "puzzlelab.puzzles.tiling",
+    "puzzlelab.puzzles.matchsticks",
+    "puzzlelab.puzzles.hexagon",
+    "puzzlelab.puzzles.coins",
+    "puzzlelab.puzzles.macmahon",
+)
+
+REGISTRY: dict[str, Puzzle] = {}
+for _module in _MODULES:
+    if importlib.util.find_spec(_module) is None:
+        continue
+    _puzzle = importlib.import_module(_module).PUZZLE
+    REGISTRY[_puzzle.name] = _puzzle
+
+
+def names() -> list[str]:
+    return list(REGISTRY)
+
+
+def get(name: str) -> Puzzle:
+    """The registered puzzle called `name`; InvalidInstance (404) listing the valid ones."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        valid = ", ".join(REGISTRY) or "none registered yet"
+        raise InvalidInstance(f"puzzle: no puzzle {name!r}; expected one of: {valid}", field="puzzle", status=404) from None

@@ -1,0 +1,133 @@
+"""Worker processes: batches, crashes, retries, deadlines with interim answers, and the
+first-wins portfolio that terminates the losers."""
+
+import os
+import signal
+import time
+
+import numba
+
+from puzzlelab.core import parallel
+from puzzlelab.core.parallel import Task
+from puzzlelab.core.result import Budget, should_stop
+
+
+def square(x):
+    return x * x
+
+
+def fail(x):
+    raise ValueError(f"bad {x}")
+
+
+def crash(x):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def crash_once(marker):
+    """Dies the first time (leaving a marker file), succeeds when retried."""
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return "second try"
+
+
+def sleep_then(seconds, value):
+    time.sleep(seconds)
+    return value
+
+
+@numba.njit(cache=True)
+def _busy_kernel(n):
+    """A kernel that ignores every signal and budget: only termination stops it."""
+    s = 0
+    for i in range(n):
+        s = (s * 31 + i) % 1000003
+    return s
+
+
+def stubborn():
+    return _busy_kernel(10**13)
+
+
+def polite(budget, interim):
+    """Reports improving answers and returns its best when the budget ends."""
+    best = 0
+    while not budget.expired():
+        best += 1
+        interim(best)
+        time.sleep(0.02)
+    return best
+
+
+def deaf(budget, interim):
+    interim("partial")
+    _busy_kernel(10**13)
+
+
+def test_map_keeps_order_and_reports_errors():
+    outcomes = parallel.map(square, range(20), workers=2)
+    assert [o.value for o in outcomes] == [x * x for x in range(20)]
+    assert all(o.ok for o in outcomes)
+    bad = parallel.map(fail, [1, 2], workers=2)
+    assert not any(o.ok for o in bad) and "ValueError: bad 1" in bad[0].error
+
+
+def test_crashed_worker_costs_one_task_not_the_batch():
+    tasks = [Task(square, (3,)), Task(crash, (0,)), Task(square, (4,))]
+    outcomes = sorted(parallel.run_tasks(tasks, workers=2), key=lambda o: o.index)
+    assert [o.ok for o in outcomes] == [True, False, True]
+    assert "worker died" in outcomes[1].error
+    assert outcomes[0].value == 9 and outcomes[2].value == 16
+
+
+def test_crashed_task_is_retried(tmp_path):
+    outcomes = parallel.map(crash_once, [str(tmp_path / "m")], workers=1, retries=1)
+    assert outcomes[0].ok and outcomes[0].value == "second try" and outcomes[0].attempts == 2
+
+
+def test_deadline_terminates_deaf_kernels_and_keeps_interim():
+    _busy_kernel(10)
+    tasks = [Task(stubborn, name="stubborn"), Task(polite, context=True), Task(deaf, context=True)]
+    started = time.monotonic()
+    outcomes = sorted(parallel.run_tasks(tasks, workers=3, budget=Budget(1.5), grace=2.0), key=lambda o: o.index)
+    assert time.monotonic() - started < 10
+    assert not outcomes[0].ok and outcomes[0].error == "deadline"
+    assert outcomes[1].ok and outcomes[1].value >= 1 and not outcomes[1].interim
+    assert outcomes[2].ok and outcomes[2].interim and outcomes[2].value == "partial"
+
+
+def test_tasks_not_started_before_the_deadline_are_reported():
+    outcomes = parallel.map(sleep_then, [(0.3, i) for i in range(6)], workers=1, budget=Budget(0.5))
+    assert len(outcomes) == 6
+    assert outcomes[0].ok and not outcomes[-1].ok and outcomes[-1].error == "deadline"
+
+
+def test_portfolio_first_proven_answer_stops_the_rest():
+    _busy_kernel(10)
+    tasks = [Task(stubborn), Task(sleep_then, (0.2, "proven")), Task(stubborn)]
+    started = time.monotonic()
+    outcomes = parallel.portfolio(tasks, is_final=lambda v: v == "proven", workers=3)
+    assert time.monotonic() - started < 5
+    assert outcomes[1].value == "proven"
+    assert [o.error for o in (outcomes[0], outcomes[2])] == ["cancelled", "cancelled"]
+
+
+def test_cancel_from_budget_stops_the_batch():
+    import threading
+
+    budget = Budget()
+    threading.Timer(0.3, budget.cancel).start()
+    started = time.monotonic()
+    outcomes = parallel.map(sleep_then, [(30, 1), (30, 2), (30, 3)], workers=2, budget=budget)
+    assert time.monotonic() - started < 5
+    assert all(o.error == "cancelled" for o in outcomes)
+
+
+def test_no_worker_processes_are_left_behind():
+    import multiprocessing
+
+    parallel.map(square, range(8), workers=2)
+    parallel.portfolio([Task(stubborn), Task(square, (2,))], is_final=lambda v: v == 4, workers=2)
+    time.sleep(0.1)
+    assert multiprocessing.active_children() == []

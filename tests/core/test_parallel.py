@@ -131,3 +131,30 @@ def test_no_worker_processes_are_left_behind():
     parallel.portfolio([Task(stubborn), Task(square, (2,))], is_final=lambda v: v == 4, workers=2)
     time.sleep(0.1)
     assert multiprocessing.active_children() == []
+
+
+def test_worker_pool_queue_cancel_and_reuse():
+    from puzzlelab.core.parallel import WorkerPool
+
+    _busy_kernel(10)
+    with WorkerPool(2) as pool:
+        running = pool.submit(Task(stubborn))
+        queued = [pool.submit(Task(square, (i,))) for i in range(5)]
+        doomed = pool.submit(Task(sleep_then, (30, "never")))
+        assert pool.cancel(doomed)
+        done = {}
+        deadline = time.monotonic() + 20
+        while len(done) < 6 and time.monotonic() < deadline:
+            for event in pool.events(0.1):
+                if event.kind == "done":
+                    done[event.ticket] = event.outcome
+        assert done[doomed].error == "cancelled" and not done[doomed].ok
+        assert [done[t].value for t in queued] == [0, 1, 4, 9, 16]
+        assert pool.cancel(running) and not pool.cancel(running)
+        events = pool.events(0.1)
+        assert [e.outcome.error for e in events if e.kind == "done"] == ["cancelled"]
+        again = pool.submit(Task(square, (7,)))
+        result = None
+        while result is None:
+            result = next((e.outcome for e in pool.events(0.1) if e.kind == "done" and e.ticket == again), None)
+        assert result.value == 49

@@ -1,36 +1,39 @@
-"""Run tasks in worker processes under a Budget: `run_tasks` / `map` for batches and a
-first-wins `portfolio`.
+"""Run tasks in worker processes under a Budget: a long-lived `WorkerPool` (submit,
+cancel, events: what the service's job runner uses), and on top of it `run_tasks` /
+`map` for batches and a first-wins `portfolio`.
 
 Why our own small pool rather than `concurrent.futures`: numba kernels and SAT calls do
 not see Python signals, so a task that must stop is *terminated*, and a terminated or
 crashed worker must cost one task, not the whole pool (ProcessPoolExecutor breaks for
-good when a worker dies). Each worker here runs one task at a time over a pipe; when it
-dies, its task is reported failed (or retried) and a fresh worker takes its place.
+good when a worker dies). Each worker runs one task at a time over a pipe; when it dies,
+its task is reported failed (or retried) and a fresh worker takes its place.
 
 A task may report *interim* answers while it runs (`interim(value)`, given to it when
 `Task.context` is true, together with its own `Budget`): when the deadline passes the
-parent waits `grace` seconds for the task to return its best, then terminates it and
+pool waits `grace` seconds for the task to return its best, then terminates it and
 keeps the last interim answer. That is how a 10-second portfolio never loses what a
-killed worker had found.
+killed worker had found, and how the service streams progress.
 
 Backends: `local` (worker processes on this machine, the default) and `ray` (a Ray
-cluster; see `puzzlelab.core.ray_backend`, imported only when asked for).
+cluster; `puzzlelab.core.ray_backend`, imported only when asked for).
 """
 
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing as mp
 import os
 import time
 import traceback
+from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from puzzlelab.core.result import Budget
 
-__all__ = ["Task", "Outcome", "run_tasks", "map", "portfolio", "default_workers", "BACKENDS"]
+__all__ = ["Task", "Outcome", "Event", "WorkerPool", "run_tasks", "map", "portfolio", "default_workers", "BACKENDS"]
 
 BACKENDS = ("local", "ray")
 
@@ -39,10 +42,9 @@ BACKENDS = ("local", "ray")
 class Task:
     """One unit of work: `fn(*args, **kwargs)`, run in a worker process.
 
-    With `context=True` the call also gets `budget=` (the task's own Budget, the time the
-    batch has left) and `interim=` (a function sending a best-so-far value to the
-    parent). `fn` must be importable by name (a module-level function), like any
-    multiprocessing target.
+    With `context=True` the call also gets `budget=` (the task's own Budget, the time it
+    has left) and `interim=` (a function sending a value to the parent while the task
+    runs). `fn` must be importable by name (a module-level function).
     """
 
     fn: Callable[..., Any]
@@ -54,9 +56,10 @@ class Task:
 
 @dataclass
 class Outcome:
-    """What became of one task. `ok` is true when it returned normally; otherwise
-    `error` says why (an exception's traceback, a crash, 'cancelled', 'deadline').
-    `value` is the return value, or the last interim value of a task stopped early."""
+    """What became of one task. `ok` is true when it returned normally or left an
+    interim answer; otherwise `error` says why (a traceback, 'worker died ...',
+    'cancelled', 'deadline'). `value` is the return value, or the last interim value of
+    a task stopped early (`interim=True`)."""
 
     index: int
     name: str
@@ -65,7 +68,18 @@ class Outcome:
     error: str = ""
     seconds: float = 0.0
     attempts: int = 1
-    interim: bool = False  # value is an interim answer of a stopped task
+    interim: bool = False
+
+
+@dataclass
+class Event:
+    """What a WorkerPool reports: 'started', 'interim' (value = the interim payload) or
+    'done' (outcome set)."""
+
+    kind: str
+    ticket: int
+    value: Any = None
+    outcome: Outcome | None = None
 
 
 def default_workers() -> int:
@@ -76,13 +90,14 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def _context() -> mp.context.BaseContext:
+def start_method() -> str:
     """fork where the platform has it (workers inherit compiled kernels and start in
-    milliseconds); PUZZLELAB_MP_START=spawn|forkserver overrides."""
+    milliseconds); PUZZLELAB_MP_START=spawn|forkserver overrides. A multi-threaded
+    parent (the web service) should pass 'forkserver' to WorkerPool."""
     method = os.environ.get("PUZZLELAB_MP_START")
     if method is None:
         method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    return mp.get_context(method)
+    return method
 
 
 # ---------------------------------------------------------------------------------------
@@ -130,19 +145,9 @@ class _Worker:
         finally:
             gc.unfreeze()
         child_conn.close()
-        self.index: int | None = None  # task being run
+        self.job: _Job | None = None
         self.started = 0.0
         self.stop_at = float("inf")  # hard kill time
-        self.interim: Any = None
-        self.has_interim = False
-
-    def assign(self, index: int, task: Task, seconds: float | None, hard_stop: float) -> None:
-        self.index, self.started, self.stop_at = index, time.monotonic(), hard_stop
-        self.interim, self.has_interim = None, False
-        self.conn.send((task, seconds))
-
-    def release(self) -> None:
-        self.index = None
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -159,8 +164,199 @@ class _Worker:
         self.kill()
 
 
+@dataclass
+class _Job:
+    ticket: int
+    task: Task
+    budget: Budget
+    attempts: int = 0
+    interim: Any = None
+    has_interim: bool = False
+
+
 # ---------------------------------------------------------------------------------------
-# parent side
+# the pool
+
+
+class WorkerPool:
+    """Up to `workers` processes running submitted tasks, one each, the rest queued.
+
+    Drive it from one thread: `submit()` and `cancel()` return at once; `events(timeout)`
+    does the work (hands out tasks, enforces deadlines, reaps crashed workers) and
+    returns what happened. `grace` is how long a task may run past its budget before it
+    is terminated; `retries` how often a task whose worker died is run again.
+    """
+
+    def __init__(self, workers: int | None = None, *, grace: float = 1.0, retries: int = 0, start: str | None = None):
+        self.ctx = mp.get_context(start or start_method())
+        self.size = max(1, workers or default_workers())
+        self.grace, self.retries = grace, retries
+        self._queue: deque[_Job] = deque()
+        self._workers: list[_Worker] = []
+        self._tickets = itertools.count()
+        self._ready: list[Event] = []
+
+    # -- requests
+    def submit(self, task: Task, budget: Budget | None = None) -> int:
+        job = _Job(next(self._tickets), task, budget or Budget())
+        self._queue.append(job)
+        return job.ticket
+
+    def cancel(self, ticket: int, reason: str = "cancelled") -> bool:
+        """Drop a queued task or terminate a running one; False if unknown / finished."""
+        for job in self._queue:
+            if job.ticket == ticket:
+                self._queue.remove(job)
+                self._ready.append(Event("done", ticket, outcome=self._outcome(job, False, error=reason)))
+                return True
+        for worker in self._workers:
+            if worker.job is not None and worker.job.ticket == ticket:
+                self._stop(worker, reason)
+                return True
+        return False
+
+    @property
+    def busy(self) -> int:
+        return sum(w.job is not None for w in self._workers)
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue) + self.busy
+
+    # -- the work
+    def events(self, timeout: float = 0.2) -> list[Event]:
+        """Advance the pool; wait at most `timeout` s for something to report."""
+        self._dispatch()
+        self._enforce_deadlines()
+        busy = [w for w in self._workers if w.job is not None]
+        if busy and not self._ready:
+            until = min(w.stop_at for w in busy) - time.monotonic()
+            wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=max(0.0, min(timeout, until)))
+        elif not busy and not self._ready and timeout > 0 and not self._queue:
+            time.sleep(min(timeout, 0.05))
+        for worker in busy:
+            self._collect(worker)
+        self._enforce_deadlines()
+        self._dispatch()
+        ready, self._ready = self._ready, []
+        return ready
+
+    def close(self) -> None:
+        """Terminate everything (running tasks are reported nowhere)."""
+        for worker in self._workers:
+            if worker.job is None:
+                worker.close()
+            else:
+                worker.kill()
+        self._workers.clear()
+        self._queue.clear()
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- internals
+    def _outcome(self, job: _Job, ok: bool, value: Any = None, error: str = "", seconds: float = 0.0, interim: bool = False) -> Outcome:
+        return Outcome(job.ticket, job.task.name, ok, value, error, seconds, job.attempts, interim)
+
+    def _dispatch(self) -> None:
+        while self._queue:
+            job = self._queue[0]
+            if job.budget.expired():
+                self._queue.popleft()
+                reason = "cancelled" if job.budget.cancelled else "deadline"
+                self._ready.append(Event("done", job.ticket, outcome=self._outcome(job, False, error=reason)))
+                continue
+            worker = next((w for w in self._workers if w.job is None), None)
+            if worker is None:
+                if len(self._workers) >= self.size:
+                    return
+                worker = _Worker(self.ctx)
+                self._workers.append(worker)
+            self._queue.popleft()
+            left = job.budget.seconds_left()
+            seconds = None if left == float("inf") else left
+            job.attempts += 1
+            job.interim, job.has_interim = None, False
+            worker.job, worker.started = job, time.monotonic()
+            worker.stop_at = worker.started + (seconds + self.grace if seconds is not None else float("inf"))
+            try:
+                worker.conn.send((job.task, seconds))
+            except (OSError, BrokenPipeError):
+                pass  # reaped as a dead worker in _collect
+            self._ready.append(Event("started", job.ticket))
+
+    def _enforce_deadlines(self) -> None:
+        now = time.monotonic()
+        for worker in list(self._workers):
+            job = worker.job
+            if job is None:
+                continue
+            if job.budget.cancelled:
+                self._stop(worker, "cancelled")
+            elif now >= worker.stop_at:
+                self._stop(worker, "deadline")
+
+    def _stop(self, worker: _Worker, reason: str) -> None:
+        job = worker.job
+        self._drain(worker)
+        worker.kill()
+        self._workers.remove(worker)
+        outcome = self._outcome(
+            job, job.has_interim, job.interim, reason, time.monotonic() - worker.started, interim=job.has_interim
+        )
+        self._ready.append(Event("done", job.ticket, outcome=outcome))
+
+    def _drain(self, worker: _Worker) -> None:
+        """Read the interim messages already in the pipe (the freshest answer counts)."""
+        try:
+            while worker.conn.poll():
+                kind, payload = worker.conn.recv()
+                if kind == _MSG_INTERIM:
+                    worker.job.interim, worker.job.has_interim = payload, True
+        except (EOFError, OSError):
+            pass
+
+    def _collect(self, worker: _Worker) -> None:
+        job = worker.job
+        try:
+            while worker.job is not None and worker.conn.poll():
+                kind, payload = worker.conn.recv()
+                if kind == _MSG_INTERIM:
+                    job.interim, job.has_interim = payload, True
+                    self._ready.append(Event("interim", job.ticket, value=payload))
+                    continue
+                ok = kind == _MSG_RESULT
+                outcome = self._outcome(
+                    job, ok, payload if ok else None, "" if ok else payload, time.monotonic() - worker.started
+                )
+                worker.job = None
+                self._ready.append(Event("done", job.ticket, outcome=outcome))
+        except (EOFError, OSError):
+            pass
+        if worker.job is not None and not worker.process.is_alive():
+            # The worker died mid-task: a crash, an OOM kill, a kill -9.
+            code = worker.process.exitcode
+            worker.kill()
+            self._workers.remove(worker)
+            if job.attempts <= self.retries and not job.budget.expired():
+                self._queue.appendleft(job)
+            else:
+                outcome = self._outcome(
+                    job,
+                    job.has_interim,
+                    job.interim,
+                    f"worker died (exit code {code})",
+                    time.monotonic() - worker.started,
+                    interim=job.has_interim,
+                )
+                self._ready.append(Event("done", job.ticket, outcome=outcome))
+
+
+# ---------------------------------------------------------------------------------------
+# batches
 
 
 def run_tasks(
@@ -175,17 +371,18 @@ def run_tasks(
     backend: str = "local",
     address: str | None = None,
 ) -> Iterator[Outcome]:
-    """Run `tasks`, yielding one Outcome per task as each finishes (in finishing order).
+    """Run `tasks`, yielding one Outcome per task as each finishes (finishing order;
+    `Outcome.index` is the task's position in `tasks`).
 
     - `budget`: when it expires, tasks not started are reported 'deadline'; running ones
       get `grace` seconds to return, then are terminated (their last interim value, if
-      any, comes back with `interim=True`).
+      any, comes back with `interim=True`). `budget.cancel()` from another thread stops
+      the batch the same way ('cancelled').
     - `retries`: a task whose worker died (crash, kill, lost node) is re-run up to this
       many times before it is reported failed. Exceptions raised by the task itself are
       not retried: they would fail again.
     - `stop_when(outcome)`: once true, every other task is terminated and reported
       'cancelled' (the first-wins rule of a portfolio).
-    - `budget.cancel()` from another thread stops the batch the same way.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -194,137 +391,35 @@ def run_tasks(
             from puzzlelab.core import ray_backend
         except ImportError as exc:
             raise RuntimeError(f"the ray backend is unavailable here ({exc}); install puzzlelab[cluster]") from exc
-
         yield from ray_backend.run_tasks(
             tasks, budget=budget, retries=retries, stop_when=stop_when, address=address, workers=workers
         )
         return
-    yield from _run_local(tasks, workers, budget, grace, retries, stop_when, on_interim)
-
-
-def _run_local(tasks, workers, budget, grace, retries, stop_when, on_interim) -> Iterator[Outcome]:
     budget = budget or Budget()
-    ctx = _context()
-    pending = list(range(len(tasks)))[::-1]  # stack; pop() gives task 0 first
-    attempts = [0] * len(tasks)
-    pool: list[_Worker] = []
     n_workers = max(1, min(workers or default_workers(), len(tasks) or 1))
-    done = 0
-    stopping: str | None = None  # 'cancelled' once stop_when fired or budget cancelled
-
-    def finish(worker: _Worker, outcome: Outcome) -> Outcome:
-        worker.release()
-        return outcome
-
-    try:
-        while done < len(tasks):
-            if stopping is None and budget.cancelled:
-                stopping = "cancelled"
-            # Hand out work to idle workers.
-            while pending and stopping is None and not budget.expired():
-                idle = next((w for w in pool if w.index is None), None)
-                if idle is None:
-                    if len(pool) >= n_workers:
-                        break
-                    idle = _Worker(ctx)
-                    pool.append(idle)
-                index = pending.pop()
-                attempts[index] += 1
-                left = budget.seconds_left()
-                seconds = None if left == float("inf") else left
-                hard = time.monotonic() + (seconds + grace if seconds is not None else float("inf"))
-                idle.assign(index, tasks[index], seconds, hard)
-            # Tasks never started because time ran out or the batch stopped.
-            if pending and (stopping is not None or budget.expired()):
-                reason = stopping or "deadline"
-                while pending:
-                    index = pending.pop()
-                    done += 1
-                    yield Outcome(index, tasks[index].name, False, error=reason, attempts=attempts[index])
-                continue
-            busy = [w for w in pool if w.index is not None]
-            if not busy:
-                if done >= len(tasks):
-                    break
-                continue
-            # Terminate what must stop now.
-            now = time.monotonic()
-            for w in busy:
-                if stopping is not None or now >= w.stop_at:
-                    reason = stopping or "deadline"
-                    index = w.index
-                    w.kill()
-                    pool.remove(w)
-                    done += 1
-                    yield Outcome(
-                        index,
-                        tasks[index].name,
-                        w.has_interim,
-                        value=w.interim,
-                        error=reason,
-                        seconds=now - w.started,
-                        attempts=attempts[index],
-                        interim=w.has_interim,
-                    )
-            busy = [w for w in pool if w.index is not None]
-            if not busy:
-                continue
-            timeout = max(0.0, min(w.stop_at for w in busy) - time.monotonic())
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=min(timeout, 0.2))
-            for w in busy:
-                if w.conn in ready:
-                    try:
-                        kind, payload = w.conn.recv()
-                    except (EOFError, OSError):
-                        kind, payload = None, None
-                    if kind == _MSG_INTERIM:
-                        w.interim, w.has_interim = payload, True
-                        if on_interim is not None:
-                            on_interim(w.index, payload)
-                        continue
-                    if kind in (_MSG_RESULT, _MSG_ERROR):
-                        index = w.index
-                        outcome = Outcome(
-                            index,
-                            tasks[index].name,
-                            kind == _MSG_RESULT,
-                            value=payload if kind == _MSG_RESULT else None,
-                            error="" if kind == _MSG_RESULT else payload,
-                            seconds=time.monotonic() - w.started,
-                            attempts=attempts[index],
-                        )
-                        finish(w, outcome)
-                        done += 1
-                        yield outcome
-                        if stop_when is not None and outcome.ok and stop_when(outcome):
-                            stopping = "cancelled"
-                        continue
-                if w.index is not None and not w.process.is_alive():
-                    # The worker died mid-task: a crash, an OOM kill, a kill -9.
-                    index = w.index
-                    code = w.process.exitcode
-                    w.kill()
-                    pool.remove(w)
-                    if attempts[index] <= retries and stopping is None:
-                        pending.append(index)
-                    else:
-                        done += 1
-                        yield Outcome(
-                            index,
-                            tasks[index].name,
-                            w.has_interim,
-                            value=w.interim,
-                            error=f"worker died (exit code {code})",
-                            seconds=time.monotonic() - w.started,
-                            attempts=attempts[index],
-                            interim=w.has_interim,
-                        )
-    finally:
-        for w in pool:
-            if w.index is None:
-                w.close()
-            else:
-                w.kill()
+    with WorkerPool(n_workers, grace=grace, retries=retries) as pool:
+        tickets = {pool.submit(task, budget): index for index, task in enumerate(tasks)}
+        remaining = len(tasks)
+        stopping = False
+        while remaining:
+            if budget.cancelled and not stopping:
+                stopping = True
+                for ticket in list(tickets):
+                    pool.cancel(ticket)
+            for event in pool.events(0.2):
+                index = tickets[event.ticket]
+                if event.kind == "interim" and on_interim is not None:
+                    on_interim(index, event.value)
+                if event.kind != "done":
+                    continue
+                remaining -= 1
+                outcome = event.outcome
+                outcome.index = index
+                yield outcome
+                if stop_when is not None and outcome.ok and not stopping and stop_when(outcome):
+                    stopping = True
+                    for ticket in list(tickets):
+                        pool.cancel(ticket)
 
 
 def map(

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev
 
-.PHONY: run test test-all bench install clean
+.PHONY: run test test-all bench install browser tour clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,12 +16,23 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
+	$(VENV)/bin/puzzlelab serve
+
+tour: $(STAMP)
 	$(VENV)/bin/puzzlelab tour
 
-test: $(STAMP)
+# The page tests drive Debian's chromium; install it when missing (needs root, as in CI).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing chromium for the page tests (apt-get)"; \
+	  (echo "man-db man-db/auto-update boolean false" | debconf-set-selections 2>/dev/null; \
+	   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || echo "warning: chromium could not be installed; the page tests will be skipped"; }
+
+test: $(STAMP) browser
 	$(PY) -m pytest -q
 
-test-all: $(STAMP)
+test-all: $(STAMP) browser
 	$(PY) -m pytest -q -m ''
 
 bench: $(STAMP)

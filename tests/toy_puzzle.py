@@ -42,6 +42,12 @@ def _greedy(instance, *, budget, progress, seed, largest_first=True):
     return Result(len(used), used, Status.FEASIBLE, "greedy")
 
 
+def _sleepy(instance, *, budget, progress, seed, seconds=30.0):
+    """Ignores its budget entirely: only the job runner's termination stops it."""
+    time.sleep(seconds)
+    return _dp(instance, budget=budget, progress=progress, seed=seed)
+
+
 def _liar(instance, *, budget, progress, seed):
     coins, target = instance
     return Result(1, [coins[0]], Status.OPTIMAL, "liar")
@@ -61,6 +67,7 @@ class Toy(Puzzle):
         super().__init__()
         self.add_method(Method("dp", "exact dynamic programme", _dp, (Option("slow", "float", 0.0, "wait until the budget ends"),), exact=True))
         self.add_method(Method("greedy", "largest coin first", _greedy, (Option("largest_first", "bool", True, "order"),)))
+        self.add_method(Method("sleepy", "sleeps, deaf to its budget", _sleepy, (Option("seconds", "float", 30.0, "how long"),)))
         if with_liar:
             self.add_method(Method("liar", "a buggy method", _liar))
 

@@ -351,6 +351,34 @@ def tour(
         raise typer.Exit(EXIT_NO_ANSWER)
 
 
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
+    workers: Annotated[Optional[int], typer.Option(help="Jobs run at once (default: CPU count).", min=1)] = None,
+) -> None:
+    """Start the web workbench: the REST API, its OpenAPI page at /docs, and the page at /.
+
+    Example: puzzlelab serve --port 8000 --workers 2
+    """
+    import socket
+
+    import uvicorn
+
+    from puzzlelab.core.parallel import default_workers
+    from puzzlelab.service.app import create_app
+
+    with user_errors():
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            try:
+                probe.bind((host, port))
+            except OSError as exc:
+                raise InvalidInstance(f"--port: cannot listen on {host}:{port} ({exc.strerror}); pick another port", "port") from None
+        application = create_app(workers=workers or default_workers())
+        shown = f"[{host}]" if ":" in host else host
+        out.print(f"puzzlelab workbench: http://{shown}:{port}/   (API docs: http://{shown}:{port}/docs; Ctrl-C stops it)", markup=False)
+        uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
 def bench(
     name: Annotated[Optional[str], typer.Argument(help="Benchmark name (benchmarks/bench_NAME.py); all when omitted.")] = None,
 ) -> None:
@@ -385,7 +413,7 @@ def build_app(registry: dict[str, Puzzle] | None = None) -> typer.Typer:
     root.callback()(_root)
     for puzzle in registry.values():
         root.add_typer(_puzzle_group(puzzle), name=puzzle.name)
-    for command in (records, tour, bench):
+    for command in (records, tour, serve, bench):
         root.command()(command)
     return root
 

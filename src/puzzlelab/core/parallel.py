@@ -169,6 +169,7 @@ class _Job:
     ticket: int
     task: Task
     budget: Budget
+    seconds: float | None = None  # a budget that starts when the task starts
     attempts: int = 0
     interim: Any = None
     has_interim: bool = False
@@ -197,8 +198,11 @@ class WorkerPool:
         self._ready: list[Event] = []
 
     # -- requests
-    def submit(self, task: Task, budget: Budget | None = None) -> int:
-        job = _Job(next(self._tickets), task, budget or Budget())
+    def submit(self, task: Task, budget: Budget | None = None, *, seconds: float | None = None) -> int:
+        """Queue a task. `budget` runs from now (a batch's shared deadline); `seconds`
+        instead gives the task that much time from the moment it starts (a service job
+        waiting in the queue does not lose its time)."""
+        job = _Job(next(self._tickets), task, budget or Budget(), seconds)
         self._queue.append(job)
         return job.ticket
 
@@ -276,6 +280,8 @@ class WorkerPool:
                 worker = _Worker(self.ctx)
                 self._workers.append(worker)
             self._queue.popleft()
+            if job.seconds is not None and job.attempts == 0:
+                job.budget = Budget(job.seconds)
             left = job.budget.seconds_left()
             seconds = None if left == float("inf") else left
             job.attempts += 1

@@ -243,17 +243,18 @@ class Puzzle:
         self.methods[method.name] = method
         return method
 
-    def load(self, spec: str | Any) -> Any:
+    def load(self, spec: str | Any, *, local: bool = True) -> Any:
         """An instance from what a user gave: a catalog name, a file path, '-' (standard
-        input), or the instance itself as text or JSON."""
+        input), or the instance itself as text or JSON. `local=False` (the web service)
+        never reads files or standard input: a remote user names no server file."""
         if not isinstance(spec, str):
             return self.parse(spec)
-        if spec == "-":
+        if spec == "-" and local:
             return self.parse(_decode(sys.stdin.read(self.max_input_bytes + 1), "standard input", self.max_input_bytes))
         if spec in self.catalog():
             return self.catalog_instance(spec)
         path = Path(spec)
-        if len(spec) < 4096 and "\n" not in spec and path.is_file():
+        if local and len(spec) < 4096 and "\n" not in spec and path.is_file():
             if path.stat().st_size > self.max_input_bytes:
                 raise InvalidInstance(f"instance file {spec}: larger than {self.max_input_bytes} bytes", "instance", 413)
             return self.parse(_decode(path.read_text(), spec, self.max_input_bytes))

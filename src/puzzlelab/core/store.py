@@ -111,16 +111,18 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"records store {self.path}: cannot create its folder: {exc}") from exc
-        with self._connect() as db:
+        with self.connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")  # persistent: stored in the file
             db.executescript(_SCHEMA)
             db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        """A connection in autocommit mode (WAL); database errors become StoreError.
+        Other tables that live beside the records (the service's jobs) use this."""
         db = None
         try:
             db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             yield db
         except sqlite3.DatabaseError as exc:
@@ -171,7 +173,7 @@ class Store:
             socket.gethostname(),
             time.time(),
         )
-        with self._connect() as db:
+        with self.connect() as db:
             cursor = db.execute(
                 "INSERT INTO results (puzzle, instance, sense, value, value_json, status, bound, method,"
                 " solution, stats, verdict, seconds, version, host, created)"
@@ -215,7 +217,7 @@ class Store:
             args.append(instance)
         if clauses:
             query += " WHERE " + " AND ".join(clauses)
-        with self._connect() as db:
+        with self.connect() as db:
             return [self._record(row) for row in db.execute(query + " ORDER BY id", args)]
 
     def best(self, puzzle: str | None = None) -> list[Record]:
@@ -230,7 +232,7 @@ class Store:
         return sorted(best.values(), key=lambda r: (r.puzzle, _natural_key(r.instance)))
 
     def count(self) -> int:
-        with self._connect() as db:
+        with self.connect() as db:
             return int(db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
 
 

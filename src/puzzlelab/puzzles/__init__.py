@@ -4,12 +4,17 @@ Each puzzle package exposes `PUZZLE`. Packages keep their imports light (solver
 libraries are imported inside the methods), so loading the registry stays cheap for
 the CLI. A listed package not yet present in this checkout is skipped; one that is
 present but fails to import is an error, never skipped.
+
+`PUZZLELAB_PLUGINS="module:attribute,..."` registers further Puzzle objects (or classes,
+instantiated without arguments): how a user adds a puzzle of their own to the CLI, the
+service and the web page, and how the service's tests run on a toy puzzle.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 
 from puzzlelab.core.puzzle import InvalidInstance, Puzzle
 
@@ -29,6 +34,20 @@ for _module in _MODULES:
         continue
     _puzzle = importlib.import_module(_module).PUZZLE
     REGISTRY[_puzzle.name] = _puzzle
+
+
+def _load_plugins(spec: str) -> None:
+    for entry in filter(None, (part.strip() for part in spec.split(","))):
+        module, _, attribute = entry.partition(":")
+        try:
+            obj = getattr(importlib.import_module(module), attribute or "PUZZLE")
+        except (ImportError, AttributeError) as exc:
+            raise ImportError(f"PUZZLELAB_PLUGINS entry {entry!r}: {exc}") from exc
+        puzzle = obj() if isinstance(obj, type) else obj
+        REGISTRY[puzzle.name] = puzzle
+
+
+_load_plugins(os.environ.get("PUZZLELAB_PLUGINS", ""))
 
 
 def names() -> list[str]:

@@ -1,0 +1,315 @@
+"""The service's job runner: jobs queue for a `WorkerPool`, run one per worker process,
+stream progress, and end verified (or say why not).
+
+One thread owns the pool; HTTP handlers talk to it through a command queue, and read
+jobs under a lock. The budget is enforced here (the pool terminates a worker `grace`
+seconds past it), not trusted to the solver. Whatever a worker returns is re-verified
+in this process before it is shown or stored. Jobs are kept in the `jobs` table beside
+the records, so after a restart a job that was queued or running is reported as
+`interrupted`, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzlelab.core.parallel import Task, WorkerPool
+from puzzlelab.core.puzzle import WrongAnswer
+from puzzlelab.core.result import Result, _json_default
+from puzzlelab.core.store import Store
+from puzzlelab.puzzles import get
+from puzzlelab.service.worker import run_job
+
+__all__ = ["Job", "JobRunner", "STATES", "FINAL_STATES"]
+
+log = logging.getLogger("puzzlelab.service")
+
+STATES = ("queued", "running", "done", "failed", "cancelled", "interrupted")
+FINAL_STATES = ("done", "failed", "cancelled", "interrupted")
+
+_JOBS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id        TEXT PRIMARY KEY,
+    puzzle    TEXT NOT NULL,
+    instance_key TEXT NOT NULL,
+    instance  TEXT NOT NULL,
+    method    TEXT NOT NULL,
+    options   TEXT NOT NULL,
+    budget    REAL NOT NULL,
+    seed      INTEGER NOT NULL,
+    state     TEXT NOT NULL,
+    created   REAL NOT NULL,
+    started   REAL,
+    finished  REAL,
+    result    TEXT,
+    error     TEXT
+);
+"""
+
+
+@dataclass
+class Job:
+    id: str
+    puzzle: str
+    instance_key: str
+    instance: Any  # the instance's JSON form (Puzzle.format_instance)
+    method: str
+    options: dict[str, Any]
+    budget: float
+    seed: int
+    state: str = "queued"
+    created: float = field(default_factory=time.time)
+    started: float | None = None
+    finished: float | None = None
+    progress: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None  # Puzzle.report(...) of the verified result
+    error: str = ""
+    worker_pid: int | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    svg: str | None = None
+
+    @property
+    def finished_state(self) -> bool:
+        return self.state in FINAL_STATES
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "puzzle": self.puzzle,
+            "instance": self.instance_key,
+            "method": self.method,
+            "options": self.options,
+            "budget": self.budget,
+            "seed": self.seed,
+            "state": self.state,
+            "created": self.created,
+            "started": self.started,
+            "finished": self.finished,
+            "progress": self.progress,
+            "result": self.result,
+            "error": self.error,
+            "worker_pid": self.worker_pid,
+            "svg": f"/api/jobs/{self.id}/svg" if self.result and self.result.get("verified") else None,
+        }
+
+
+class JobRunner:
+    """Runs jobs in `workers` processes. `start()` before use, `stop()` at shutdown."""
+
+    def __init__(self, store: Store, workers: int = 2, *, grace: float = 2.0, start_method: str = "forkserver"):
+        self.store = store
+        self.workers = workers
+        self.grace = grace
+        self.start_method = start_method
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+        self._commands: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._pool: WorkerPool | None = None
+        self._unsaved: dict[str, tuple] = {}  # job id -> row to write (outside the lock)
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        with self.store.connect() as db:
+            db.executescript(_JOBS_SCHEMA)
+            db.execute(
+                "UPDATE jobs SET state = 'interrupted', finished = ?, error = 'the service stopped while this job was ' || state"
+                " WHERE state IN ('queued', 'running')",
+                (time.time(),),
+            )
+            rows = db.execute(
+                "SELECT id, puzzle, instance_key, instance, method, options, budget, seed, state, created, started,"
+                " finished, result, error FROM jobs ORDER BY created DESC LIMIT 2000"
+            ).fetchall()
+        for row in rows:
+            job = Job(
+                id=row[0], puzzle=row[1], instance_key=row[2], instance=json.loads(row[3]), method=row[4],
+                options=json.loads(row[5]), budget=row[6], seed=row[7], state=row[8], created=row[9],
+                started=row[10], finished=row[11], result=json.loads(row[12]) if row[12] else None, error=row[13] or "",
+            )
+            job.events.append({"type": "state", "state": job.state, "job": job.to_dict()})
+            self._jobs[job.id] = job
+        if self.start_method == "forkserver":
+            import multiprocessing as mp
+
+            # Workers fork from a server that has already imported every puzzle.
+            mp.set_forkserver_preload(["puzzlelab.service.worker"])
+        self._pool = WorkerPool(self.workers, grace=self.grace, start=self.start_method)
+        self._thread = threading.Thread(target=self._loop, name="puzzlelab-job-runner", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._pool is not None:
+            self._pool.close()
+        with self._lock:
+            for job in self._jobs.values():
+                if not job.finished_state:
+                    self._set_state(job, "interrupted", error="the service stopped while this job was " + job.state)
+        self._save()
+
+    # ------------------------------------------------------------ requests (any thread)
+    def submit(self, puzzle: str, instance_key: str, instance: Any, method: str, options: dict[str, Any], budget: float, seed: int) -> Job:
+        job = Job(uuid.uuid4().hex[:12], puzzle, instance_key, instance, method, options, float(budget), int(seed))
+        with self._lock:
+            self._jobs[job.id] = job
+            job.events.append({"type": "state", "state": "queued", "job": job.to_dict()})
+        with self.store.connect() as db:
+            db.execute(
+                "INSERT INTO jobs (id, puzzle, instance_key, instance, method, options, budget, seed, state, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (job.id, puzzle, instance_key, json.dumps(instance, default=_json_default), method,
+                 json.dumps(options, default=_json_default), job.budget, job.seed, job.state, job.created),
+            )
+        self._commands.put(("submit", job.id))
+        return job
+
+    def cancel(self, job_id: str) -> Job | None:
+        job = self.get(job_id)
+        if job is not None and not job.finished_state:
+            self._commands.put(("cancel", job_id))
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def jobs(self, limit: int = 100) -> list[Job]:
+        with self._lock:
+            return sorted(self._jobs.values(), key=lambda j: j.created, reverse=True)[:limit]
+
+    def events_since(self, job_id: str, index: int) -> tuple[list[dict[str, Any]], bool]:
+        with self._lock:
+            job = self._jobs[job_id]
+            return job.events[index:], job.finished_state
+
+    def svg(self, job_id: str) -> str | None:
+        """The picture of a finished job, drawn from its verified result."""
+        job = self.get(job_id)
+        if job is None or not job.result or not job.result.get("verified"):
+            return None
+        if job.svg is None:
+            puzzle = get(job.puzzle)
+            instance = puzzle.parse(job.instance)
+            job.svg = puzzle.render_svg(instance, Result.from_dict(job.result))
+        return job.svg
+
+    @property
+    def load(self) -> dict[str, int]:
+        with self._lock:
+            states = [j.state for j in self._jobs.values()]
+        return {s: states.count(s) for s in ("queued", "running")}
+
+    # ------------------------------------------------------------ the runner thread
+    def _loop(self) -> None:
+        tickets: dict[int, str] = {}
+        by_job: dict[str, int] = {}
+        pool = self._pool
+        while not self._stopping.is_set():
+            while True:
+                try:
+                    command, job_id = self._commands.get_nowait()
+                except queue.Empty:
+                    break
+                job = self.get(job_id)
+                if job is None or job.finished_state:
+                    continue
+                if command == "submit":
+                    task = Task(run_job, (job.puzzle, job.instance, job.method, job.options, job.seed), name=job.id, context=True)
+                    ticket = pool.submit(task, seconds=job.budget)
+                    tickets[ticket], by_job[job_id] = job_id, ticket
+                elif command == "cancel" and job_id in by_job:
+                    pool.cancel(by_job[job_id])
+            for event in pool.events(0.1):
+                job_id = tickets.get(event.ticket)
+                job = self.get(job_id) if job_id else None
+                if job is None:
+                    continue
+                if event.kind == "started":
+                    with self._lock:
+                        job.started = time.time()
+                        self._set_state(job, "running")
+                elif event.kind == "interim":
+                    self._interim(job, event.value)
+                elif event.kind == "done":
+                    tickets.pop(event.ticket, None)
+                    by_job.pop(job_id, None)
+                    self._finish(job, event.outcome)
+            self._save()
+
+    def _interim(self, job: Job, value: Any) -> None:
+        with self._lock:
+            if isinstance(value, dict) and "pid" in value:
+                job.worker_pid = int(value["pid"])
+                job.events.append({"type": "state", "state": job.state, "job": job.to_dict()})
+            elif isinstance(value, dict) and "progress" in value:
+                job.progress = value["progress"]
+                job.events.append({"type": "progress", "progress": job.progress})
+
+    def _finish(self, job: Job, outcome: Any) -> None:
+        payload = outcome.value if outcome.ok and not outcome.interim else None
+        if isinstance(payload, dict) and "result" in payload:
+            try:
+                puzzle = get(job.puzzle)
+                instance = puzzle.parse(job.instance)
+                result = puzzle.check(instance, Result.from_dict(payload["result"]))  # re-verified here
+                report = puzzle.report(instance, result)
+                if result.verified:
+                    self.store.add(puzzle.name, job.instance_key, result, puzzle.sense)
+            except WrongAnswer as exc:
+                with self._lock:
+                    self._set_state(job, "failed", error=f"internal error: {exc}")
+                return
+            except Exception as exc:  # noqa: BLE001 - a store or render failure fails the job, not the service
+                with self._lock:
+                    self._set_state(job, "failed", error=f"{type(exc).__name__}: {exc}")
+                return
+            with self._lock:
+                job.result = report
+                self._set_state(job, "done")
+            return
+        if outcome.error == "cancelled":
+            state, error = "cancelled", "cancelled at the user's request"
+        elif outcome.error == "deadline":
+            state, error = "failed", f"the solver did not return within its budget of {job.budget:g} s (+{self.grace:g} s grace) and was stopped"
+        elif outcome.error.startswith("worker died"):
+            state, error = "failed", f"the worker process running this job died ({outcome.error})"
+        else:
+            last = [line for line in outcome.error.strip().splitlines() if line.strip()]
+            state, error = "failed", last[-1] if last else "failed"
+        with self._lock:
+            self._set_state(job, state, error=error)
+
+    def _set_state(self, job: Job, state: str, error: str = "") -> None:
+        """Change a job's state (the caller holds the lock) and record the event; the
+        row is written by `_save`, outside the lock, so readers never wait on disk."""
+        job.state = state
+        if error:
+            job.error = error
+        if state in FINAL_STATES:
+            job.finished = time.time()
+        job.events.append({"type": "done" if state in FINAL_STATES else "state", "state": state, "job": job.to_dict()})
+        result = json.dumps(job.result, default=_json_default) if job.result else None
+        self._unsaved[job.id] = (state, job.started, job.finished, result, job.error, job.id)
+
+    def _save(self) -> None:
+        """Write the jobs whose state changed since the last call."""
+        with self._lock:
+            rows, self._unsaved = list(self._unsaved.values()), {}
+        if not rows:
+            return
+        try:
+            with self.store.connect() as db:
+                db.executemany("UPDATE jobs SET state = ?, started = ?, finished = ?, result = ?, error = ? WHERE id = ?", rows)
+        except Exception as exc:  # noqa: BLE001 - keep serving; say loudly what was not saved
+            log.error("jobs %s not saved to %s: %s", [r[-1] for r in rows], self.store.path, exc)

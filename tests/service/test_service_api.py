@@ -1,0 +1,166 @@
+"""The REST API end to end on the toy puzzle: jobs, verification, errors, cancel, the
+budget enforced by the runner, crashes, restarts."""
+
+import json
+import os
+import signal
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from puzzlelab.core.store import Store
+from puzzlelab.puzzles import REGISTRY
+from puzzlelab.service.app import create_app
+from puzzlelab.service.jobs import JobRunner
+
+
+def wait_for(client, job_id, states=("done", "failed", "cancelled", "interrupted"), timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if job["state"] in states:
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} still {job['state']} after {timeout} s")
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """One service for the module (starting one costs seconds on a busy machine)."""
+    assert "toy" in REGISTRY, "the toy plugin should be registered"
+    path = tmp_path_factory.mktemp("service") / "records.sqlite"
+    with TestClient(create_app(workers=2, store_path=str(path), grace=1.0)) as c:
+        yield c
+
+
+def test_puzzles_and_catalog_are_described(client):
+    puzzles = {p["name"]: p for p in client.get("/api/puzzles").json()}
+    toy = puzzles["toy"]
+    assert toy["value_name"] == "coins" and toy["default_method"] == "dp"
+    dp = next(m for m in toy["methods"] if m["name"] == "dp")
+    assert dp["exact"] and dp["options"][0]["flag"] == "--slow"
+    assert client.get("/api/puzzles/toy/catalog").json() == [{"name": "small", "description": "target 11 with coins 1 5 6 9"}]
+    assert client.get("/openapi.json").json()["info"]["title"] == "puzzlelab"
+
+
+def test_job_runs_verified_and_stored(client):
+    response = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small"})
+    assert response.status_code == 202
+    job = wait_for(client, response.json()["id"])
+    assert job["state"] == "done", job
+    result = job["result"]
+    assert result["value"] == 2 and result["verified"] and result["status"] == "optimal"
+    assert sorted(result["solution"]) == [5, 6]
+    svg = client.get(job["svg"])
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    records = {(r["puzzle"], r["instance"]): r for r in client.get("/api/records").json()}
+    assert records["toy", "11:1,5,6,9"]["value"] == 2 and records["toy", "11:1,5,6,9"]["status"] == "optimal"
+    stored = client.app.state.store.results("toy", "11:1,5,6,9")
+    assert any(r.solution == result["solution"] for r in stored)
+
+
+def test_instance_as_json_and_text(client):
+    by_json = client.post("/api/jobs", json={"puzzle": "toy", "instance": {"coins": [1, 3, 4], "target": 6}, "method": "greedy"})
+    by_text = client.post("/api/jobs", json={"puzzle": "toy", "instance": "6 1 3 4", "method": "dp"})
+    assert wait_for(client, by_json.json()["id"])["result"]["value"] == 3  # greedy: 4+1+1
+    assert wait_for(client, by_text.json()["id"])["result"]["value"] == 2  # exact: 3+3
+
+
+@pytest.mark.parametrize(
+    "body,status,field,words",
+    [
+        ({"puzzle": "nope", "instance": "small"}, 404, "puzzle", "expected one of"),
+        ({"puzzle": "toy", "instance": "small", "method": "nope"}, 404, "method", "expected one of dp"),
+        ({"puzzle": "toy", "instance": "small", "options": {"ring": 3}}, 422, "ring", "has no such option"),
+        ({"puzzle": "toy", "instance": "small", "options": {"slow": "fast"}}, 422, "slow", "expected a number"),
+        ({"puzzle": "toy", "instance": "small", "budget": -1}, 422, "budget", "greater than 0"),
+        ({"puzzle": "toy"}, 422, "instance", "Field required"),
+        ({"puzzle": "toy", "instance": "banana"}, 422, "instance", "not a catalog name"),
+        ({"puzzle": "toy", "instance": "x" * 4_000_001}, 413, "instance", "larger than"),
+        ({"puzzle": "toy", "instance": "/etc/passwd"}, 422, "instance", "not a catalog name"),
+    ],
+)
+def test_bad_requests_name_the_field(client, body, status, field, words):
+    response = client.post("/api/jobs", json=body)
+    assert response.status_code == status, response.text
+    data = response.json()
+    assert data["field"] == field and words in data["detail"], data
+
+
+def test_unknown_job_is_404(client):
+    assert client.get("/api/jobs/nope").status_code == 404
+    assert client.delete("/api/jobs/nope").status_code == 404
+
+
+def test_cancel_terminates_the_worker(client):
+    job = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small", "method": "sleepy", "budget": 60}).json()
+    running = wait_for(client, job["id"], states=("running",))
+    deadline = time.monotonic() + 10
+    while running["worker_pid"] is None and time.monotonic() < deadline:
+        running = client.get(f"/api/jobs/{job['id']}").json()
+    pid = running["worker_pid"]
+    started = time.monotonic()
+    assert client.delete(f"/api/jobs/{job['id']}").status_code == 202
+    done = wait_for(client, job["id"])
+    assert done["state"] == "cancelled" and time.monotonic() - started < 10
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_budget_is_enforced_by_the_runner(client):
+    job = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small", "method": "sleepy", "budget": 0.5}).json()
+    started = time.monotonic()
+    done = wait_for(client, job["id"])
+    assert done["state"] == "failed" and "did not return within its budget" in done["error"]
+    assert time.monotonic() - started < 15
+
+
+def test_a_killed_worker_fails_its_job_and_the_service_goes_on(client):
+    victim = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small", "method": "sleepy", "budget": 60}).json()
+    job = wait_for(client, victim["id"], states=("running",))
+    deadline = time.monotonic() + 10
+    while job["worker_pid"] is None and time.monotonic() < deadline:
+        job = client.get(f"/api/jobs/{victim['id']}").json()
+    os.kill(job["worker_pid"], signal.SIGKILL)
+    failed = wait_for(client, victim["id"])
+    assert failed["state"] == "failed" and "died" in failed["error"]
+    after = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small"}).json()
+    assert wait_for(client, after["id"])["state"] == "done"
+
+
+def test_events_stream_reports_progress_to_the_end(client):
+    job = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small"}).json()
+    kinds, last = [], None
+    with client.stream("GET", f"/api/jobs/{job['id']}/events") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("event: "):
+                kinds.append(line[7:])
+            elif line.startswith("data: "):
+                last = json.loads(line[6:])
+    assert kinds[0] == "state" and kinds[-1] == "done"
+    assert last["job"]["state"] == "done" and last["job"]["result"]["verified"]
+
+
+def test_jobs_running_at_a_crash_are_reported_interrupted(store_path):
+    store = Store(store_path)
+    first = JobRunner(store, workers=1, start_method="fork")
+    first.start()
+    job = first.submit("toy", "11:1,5,6,9", {"coins": [1, 5, 6, 9], "target": 11}, "sleepy", {"seconds": 30.0}, 60, 0)
+    queued = first.submit("toy", "11:1,5,6,9", {"coins": [1, 5, 6, 9], "target": 11}, "dp", {"slow": 0.0}, 60, 0)
+    deadline = time.monotonic() + 20
+    while first.get(job.id).state != "running" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert first.get(job.id).state == "running"
+    first._stopping.set()  # the service dies: no clean shutdown, nothing marked
+    first._thread.join(5)
+    first._pool.close()
+    second = JobRunner(store, workers=1, start_method="fork")
+    second.start()
+    try:
+        for job_id, was in ((job.id, "running"), (queued.id, "queued")):
+            again = second.get(job_id)
+            assert again.state == "interrupted" and again.error.endswith(was)
+    finally:
+        second.stop()

@@ -393,12 +393,10 @@ def run_tasks(
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "ray":
-        try:
-            from puzzlelab.core import ray_backend
-        except ImportError as exc:
-            raise RuntimeError(f"the ray backend is unavailable here ({exc}); install puzzlelab[cluster]") from exc
+        from puzzlelab.core import ray_backend
+
         yield from ray_backend.run_tasks(
-            tasks, budget=budget, retries=retries, stop_when=stop_when, address=address, workers=workers
+            tasks, budget=budget, retries=retries, stop_when=stop_when, address=address, workers=workers, grace=grace
         )
         return
     budget = budget or Budget()

@@ -1,0 +1,76 @@
+"""A real two-node Ray cluster on loopback for the Ray backend tests: a head and a
+second node, each started with `ray start` (one CPU each), bounded in time, torn down
+at the end of the session."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ray(args, env, timeout):
+    ray = Path(sys.executable).with_name("ray")
+    return subprocess.run([str(ray), *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _start(args, env, attempts=3):
+    """`ray start ARGS`, tried again when it times out: the raylet gives its dashboard
+    agent a fixed 15 s to write its port files (ray-project/ray#65983), which a loaded
+    2-core machine can miss; a head that failed is stopped before the next try."""
+    failure = ""
+    for _ in range(attempts):
+        done = _ray(["start", *args], env, 300)
+        if done.returncode == 0:
+            return done
+        failure = done.stdout[-2000:] + done.stderr[-2000:]
+        if "--head" in args:
+            _ray(["stop", "--force"], env, 120)
+    raise RuntimeError(f"ray start {' '.join(args[:2])} failed {attempts} times:\n{failure}")
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """Address of a running two-node cluster (skips only where Ray is not installed)."""
+    pytest.importorskip("ray", reason="the Ray backend needs the 'cluster' extra")
+    port = _free_port()
+    temp = tempfile.mkdtemp(prefix="pl-ray-")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS / "core"), str(TESTS), env.get("PYTHONPATH", "")])
+    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    common = ["--num-cpus", "1", "--disable-usage-stats", "--node-ip-address", "127.0.0.1"]
+    _start(["--head", "--port", str(port), "--include-dashboard=false", "--temp-dir", temp, *common], env)
+    address = f"127.0.0.1:{port}"
+    try:
+        _start(["--address", address, *common], env)
+        import ray
+
+        ray.init(address=address, log_to_driver=False, configure_logging=False)
+        deadline = time.monotonic() + 120
+        while len([n for n in ray.nodes() if n["Alive"]]) < 2:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"only {len(ray.nodes())} Ray node(s) came up")
+            time.sleep(1)
+        yield address
+    finally:
+        try:
+            import ray
+
+            ray.shutdown()
+        except Exception:
+            pass
+        _ray(["stop", "--force"], env, 120)
+        shutil.rmtree(temp, ignore_errors=True)

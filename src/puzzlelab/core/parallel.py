@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from puzzlelab.core.result import Budget
 
-__all__ = ["Task", "Outcome", "Event", "WorkerPool", "run_tasks", "map", "portfolio", "default_workers", "BACKENDS"]
+__all__ = ["Task", "Outcome", "Event", "WorkerPool", "run_tasks", "map", "portfolio", "default_workers", "spin", "BACKENDS"]
 
 BACKENDS = ("local", "ray")
 
@@ -478,3 +478,12 @@ def portfolio(
     ):
         outcomes[outcome.index] = outcome
     return [o for o in outcomes if o is not None]
+
+
+def spin(seconds: float, token: Any = None) -> Any:
+    """A calibration task: keep one core busy for `seconds`, then return `token`. The
+    backend benchmark uses it to measure what dispatch costs beside real work."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+    return token

@@ -49,7 +49,7 @@ def ray_cluster():
     port = _free_port()
     temp = tempfile.mkdtemp(prefix="pl-ray-")
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS / "core"), str(TESTS), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS / "cluster"), str(TESTS), env.get("PYTHONPATH", "")])
     env["RAY_USAGE_STATS_ENABLED"] = "0"
     common = ["--num-cpus", "1", "--disable-usage-stats", "--node-ip-address", "127.0.0.1"]
     _start(["--head", "--port", str(port), "--include-dashboard=false", "--temp-dir", temp, *common], env)

@@ -89,8 +89,8 @@ def test_catalog_records_and_tour(app, tmp_path):
     tour = runner.invoke(app, ["tour", "--out", str(tmp_path)])
     assert tour.exit_code == 0, tour.output
     assert "toy" in tour.output and "verified" in tour.output and (tmp_path / "toy.svg").exists()
-    records = runner.invoke(app, ["records", "--json"])
-    assert json.loads(records.stdout)[0]["value"] == 2
+    records = runner.invoke(app, ["records", "--puzzle", "toy", "--json"])
+    assert [r["value"] for r in json.loads(records.stdout)] == [2]
     assert runner.invoke(app, ["records", "--puzzle", "nope"]).exit_code == 2
 
 

@@ -68,15 +68,23 @@ def beam_tiling(
 ) -> tuple[int, list[tuple[int, int, int]], dict]:
     """Heuristic tiling of a boolean grid (rows x columns, swept left to right):
     (count, squares (x, y, size), stats)."""
-    from puzzlelab.puzzles.tiling.dp import ColumnDP
+    from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
 
     free = np.asarray(free, dtype=bool)
     if not free.any():
         return 0, [], {"peak_states": 0}
     schedule = MarginSchedule(margin, deviation, width, free.shape[1], budget)
     dp = ColumnDP(free, margin=margin, deviation=deviation, width_cap=width, packed=False, max_memory_mb=float("inf"))
-    # the sweep itself never stops early: once the budget ends the schedule turns greedy
-    count = dp.run(Budget(), progress, schedule=schedule)
+    # Once the budget ends the schedule turns greedy, so the sweep still finishes. One
+    # column of a tall grid with wide margins can itself outlast the budget, though:
+    # a hard stop at 1.5 times the budget (+0.5 s) ends it, and the answer is then the
+    # greedy tiling (margin 0, one state: linear in the cells), never nothing.
+    hard = Budget(None if budget is None or not budget.limited else 1.5 * budget.seconds_left() + 0.5)
+    try:
+        count = dp.run(hard, progress, schedule=schedule)
+    except DPStopped as stop:
+        count, squares = greedy_tiling(free)
+        return count, squares, {"peak_states": dp.peak_states, "stopped_at_column": stop.column, "fallback": "greedy"}
     stats = {"peak_states": dp.peak_states, "derived": dp.leaves, "final_margin": schedule.margin}
     return count, dp.squares(), stats
 

@@ -111,7 +111,9 @@ class ColumnDP:
                 n, used = self._step(states, cost, x, buffers, control)
                 if n == -1:
                     slots *= 2
-                    buffers["sq_capacity"] = 2 * len(buffers.get("sq", ()))
+                    continue
+                if n == -3:
+                    buffers["sq_capacity"] = 2 * len(buffers["sq"])
                     continue
                 if n == -2:
                     raise DPStopped("budget", x)

@@ -130,10 +130,8 @@ def packed_column_step(prev_keys, prev_cost, n_prev, free_nibbles, largest_col, 
             if size == 0:
                 # first visit: the largest square that fits at the first open row
                 biggest = np.int64(largest_col[np.int64(low) >> 2])
-                bit = np.uint64(low)
-                while size < biggest and bit < np.uint64(64) and (need >> bit) & one:
-                    size += 1
-                    bit += np.uint64(4)
+                run = np.int64(ctz(~(need >> np.uint64(low)) & LOW_NIBBLES)) >> 2  # open rows from here
+                size = run if run < biggest else biggest
             else:
                 size -= 1
             if size == 0:
@@ -196,8 +194,8 @@ def general_column_step(
     with prev_cost; free_col[y] 1 when row y of this column is free; largest_col[y] the
     largest free square there. Writes out_states/out_cost/out_parent, and each state's
     squares (row << 10 | size) at sq_buffer[out_sq_start[j] : + out_sq_len[j]].
-    Returns the states written (n_out) and the buffer entries used, or (-1, 0) when an
-    output is full and (-2, 0) when stopped.
+    Returns the states written (n_out) and the buffer entries used, or (-1, 0) when the
+    states outgrow the table, (-3, 0) when sq_buffer is full and (-2, 0) when stopped.
     """
     one = np.uint64(1)
     height = free_col.shape[0]
@@ -279,7 +277,7 @@ def general_column_step(
                         if slot == 0:
                             if n_out >= capacity or sq_used + depth > sq_capacity:
                                 control[2] -= leaves - (leaves & (STOP_EVERY - 1))
-                                return -1, 0
+                                return (-1 if n_out >= capacity else -3), 0
                             for k in range(words):
                                 out_states[n_out, k] = cur[k]
                             out_cost[n_out] = cost
@@ -302,7 +300,7 @@ def general_column_step(
                             if cost < out_cost[j]:
                                 if sq_used + depth > sq_capacity:
                                     control[2] -= leaves - (leaves & (STOP_EVERY - 1))
-                                    return -1, 0
+                                    return -3, 0
                                 out_cost[j] = cost
                                 out_parent[j] = i
                                 out_sq_start[j] = sq_used

@@ -100,7 +100,7 @@ class TilingPuzzle(Puzzle):
                 (
                     Option("workers", "int", 0, "worker processes (0 = PUZZLELAB_WORKERS or the CPU count)", minimum=0, maximum=256),
                     Option("margin", "int", 4, "the beam's starting Cost Margin (shrinks as the clock runs)", minimum=0, maximum=50),
-                    Option("cpsat", "bool", True, "include CP-SAT (hinted with the best tiling) in the portfolio"),
+                    Option("cpsat", "bool", False, "add a CP-SAT member (hinted with a quick heuristic tiling) to the portfolio"),
                 ),
                 exact=True,
             )

@@ -54,25 +54,34 @@ def resolve_window(
     budget: Budget | None,
     sideways: bool = False,
     max_memory_mb: float = 1000.0,
+    seen: set | None = None,
 ) -> list[Square] | None:
-    """The tiling with the window re-solved exactly, or None when that gains nothing."""
+    """The tiling with the window re-solved exactly, or None when that gains nothing.
+    `seen` remembers the sets of lifted squares already proven optimal, so a sweep
+    repeated over unchanged parts costs nothing."""
     from puzzlelab.puzzles.tiling.dp import solve_exact
 
     x0, y0, x1, y1 = window
     inside = [s for s in squares if s[0] >= x0 and s[1] >= y0 and s[0] + s[2] <= x1 and s[1] + s[2] <= y1]
     if len(inside) < 2:
         return None
+    key = frozenset(inside)
+    if seen is not None and key in seen:
+        return None
     region = np.zeros((y1 - y0, x1 - x0), dtype=bool)
     for x, y, s in inside:
         region[y - y0 : y - y0 + s, x - x0 : x - x0 + s] = True
     count, fresh, _ = solve_exact(region, budget, max_memory_mb=max_memory_mb)
+    fresh = [(x + x0, y + y0, s) for x, y, s in fresh]
+    if seen is not None:
+        seen.add(frozenset(fresh))
+        if count == len(inside):
+            seen.add(key)
     if count > len(inside) or (count == len(inside) and not sideways):
         return None
-    fresh = [(x + x0, y + y0, s) for x, y, s in fresh]
     if count == len(inside) and sorted(fresh) == sorted(inside):
         return None
-    keep = set(inside)
-    return [s for s in squares if s not in keep] + fresh
+    return [s for s in squares if s not in key] + fresh
 
 
 def improve_by_stripes(
@@ -96,6 +105,7 @@ def improve_by_stripes(
     squares = list(squares)
     start_count = len(squares)
     windows = stripe_windows(height, width, stripe, step)
+    seen: set = set()
     solved = 0
     started = time.monotonic()
     for round_number in range(rounds):
@@ -104,7 +114,7 @@ def improve_by_stripes(
             if budget.expired():
                 break
             try:
-                better = resolve_window((height, width), squares, window, budget, sideways)
+                better = resolve_window((height, width), squares, window, budget, sideways, seen=seen)
             except DPStopped:
                 break
             solved += 1

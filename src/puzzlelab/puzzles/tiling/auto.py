@@ -73,7 +73,9 @@ def search_member(
     sweep = budget.sub(fraction=1 / 3)
     for i, k in enumerate(orientations):
         share = sweep.sub(fraction=1 / (len(orientations) - i))
-        count, squares, _ = oriented_beam(free, k, margin, 2, 100_000, share)
+        # the margins shrink with this orientation's share; only the member's own
+        # deadline abandons a sweep (on a loaded machine a share can pass mid-column)
+        count, squares, _ = oriented_beam(free, k, margin, 2, 100_000, share, hard=budget)
         offer(squares, f"beam {k}")
     squares, _ = improve_by_stripes(free, best["squares"], budget=budget, rounds=1, on_improve=lambda s: offer(s, "stripes"))
     offer(squares, "stripes")

@@ -65,9 +65,12 @@ def beam_tiling(
     width: int = 100_000,
     budget: Budget | None = None,
     progress: ProgressFn = no_progress,
+    hard: Budget | None = None,
 ) -> tuple[int, list[tuple[int, int, int]], dict]:
     """Heuristic tiling of a boolean grid (rows x columns, swept left to right):
-    (count, squares (x, y, size), stats)."""
+    (count, squares (x, y, size), stats). `budget` drives the shrinking margins;
+    `hard` (default: 1.5 times `budget` + 0.5 s) is when a sweep still running is
+    abandoned for the greedy tiling."""
     from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
 
     free = np.asarray(free, dtype=bool)
@@ -79,7 +82,8 @@ def beam_tiling(
     # column of a tall grid with wide margins can itself outlast the budget, though:
     # a hard stop at 1.5 times the budget (+0.5 s) ends it, and the answer is then the
     # greedy tiling (margin 0, one state: linear in the cells), never nothing.
-    hard = Budget(None if budget is None or not budget.limited else 1.5 * budget.seconds_left() + 0.5)
+    if hard is None:
+        hard = Budget(None if budget is None or not budget.limited else 1.5 * budget.seconds_left() + 0.5)
     try:
         count = dp.run(hard, progress, schedule=schedule)
     except DPStopped as stop:
@@ -96,11 +100,18 @@ def greedy_tiling(free: np.ndarray) -> tuple[int, list[tuple[int, int, int]]]:
 
 
 def oriented_beam(
-    free: np.ndarray, k: int, margin: int, deviation: int, width: int, budget: Budget | None, progress: ProgressFn = no_progress
+    free: np.ndarray,
+    k: int,
+    margin: int,
+    deviation: int,
+    width: int,
+    budget: Budget | None,
+    progress: ProgressFn = no_progress,
+    hard: Budget | None = None,
 ) -> tuple[int, list[tuple[int, int, int]], dict]:
     """beam_tiling on orientation k of the grid, squares mapped back to the original."""
     height, wide = free.shape
-    count, squares, stats = beam_tiling(orient(free, k), margin, deviation, width, budget, progress)
+    count, squares, stats = beam_tiling(orient(free, k), margin, deviation, width, budget, progress, hard)
     return count, [square_back(x, y, s, k, wide, height) for x, y, s in squares], stats
 
 

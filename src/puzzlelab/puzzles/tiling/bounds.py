@@ -1,0 +1,65 @@
+"""A proven lower bound on the squares: the LP relaxation of the set-partition model
+(one variable in [0, 1] per square that fits, each free cell covered exactly once),
+solved with HiGHS. Any tiling is a 0/1 point of that LP, so ceil(LP optimum) squares
+are needed. On the ten contest puzzles it is within 0 to 3 of the optimum (exact for
+contest 1, 3, 8 and 10), and it costs a fraction of a second; `auto` uses it to mark a
+heuristic answer optimal when the two meet.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["lp_lower_bound"]
+
+
+def lp_lower_bound(free: np.ndarray, time_limit: float | None = None) -> int:
+    """ceil of the LP relaxation's optimum (0 for a grid with no free cell); 0 when the
+    LP did not solve within `time_limit` (a bound that is always valid)."""
+    import highspy
+
+    from puzzlelab.puzzles.tiling.cpsat import candidate_squares
+
+    free = np.asarray(free, dtype=bool)
+    if not free.any():
+        return 0
+    height, width = free.shape
+    xs, ys, sizes = candidate_squares(free)
+    cell_row = np.full(height * width, -1, dtype=np.int64)
+    cells = np.flatnonzero(free.ravel())
+    cell_row[cells] = np.arange(len(cells))
+    # column-wise matrix: square j covers rows (cells) of its s x s block
+    counts = sizes * sizes
+    starts = np.zeros(len(xs) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    index = np.empty(int(starts[-1]), dtype=np.int64)
+    for j in range(len(xs)):
+        x, y, s = int(xs[j]), int(ys[j]), int(sizes[j])
+        block = (np.arange(y, y + s)[:, None] * width + np.arange(x, x + s)[None, :]).ravel()
+        index[starts[j] : starts[j + 1]] = cell_row[block]
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.setOptionValue("threads", 1)
+    highs.setOptionValue("solver", "ipm")  # 1.5 to 5 times faster than simplex here
+    if time_limit is not None:
+        highs.setOptionValue("time_limit", max(0.01, float(time_limit)))
+    lp = highspy.HighsLp()
+    lp.num_col_ = len(xs)
+    lp.num_row_ = len(cells)
+    lp.col_cost_ = np.ones(len(xs))
+    lp.col_lower_ = np.zeros(len(xs))
+    lp.col_upper_ = np.ones(len(xs))
+    lp.row_lower_ = np.ones(len(cells))
+    lp.row_upper_ = np.ones(len(cells))
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = starts.astype(np.int32)
+    lp.a_matrix_.index_ = index.astype(np.int32)
+    lp.a_matrix_.value_ = np.ones(len(index))
+    highs.passModel(lp)
+    highs.run()
+    if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return 0
+    value = highs.getInfo().objective_function_value
+    return int(math.ceil(value - 1e-6))

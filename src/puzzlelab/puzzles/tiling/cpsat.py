@@ -1,0 +1,159 @@
+"""Square tiling as a set-partition model in OR-Tools CP-SAT.
+
+One Boolean per square that fits on free cells (top-left cell and side, side at most
+the largest free square there), one exactly-one constraint per free cell over the
+squares covering it, and the number of chosen squares minimised. CP-SAT's LP
+relaxation of this model gives strong lower bounds, so it proves optima of mid-size
+grids; it is also the peer the exact DP is benchmarked against.
+
+A known tiling can be given as a hint (the search starts from it) and as an upper
+bound; `auto` feeds it the best heuristic tiling so far, and a proven lower bound lets
+the portfolio stop as soon as any member meets it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from typing import Callable
+
+import numpy as np
+
+from puzzlelab.core.result import Budget, Progress, ProgressFn, Result, Status, no_progress
+from puzzlelab.puzzles.tiling.model import format_solution
+
+__all__ = ["cpsat_tiling", "run_cpsat", "candidate_squares"]
+
+
+def candidate_squares(free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every square that fits on free cells: arrays x, y, size."""
+    from puzzlelab.puzzles.tiling.kernels import max_square_table
+
+    largest = max_square_table(np.ascontiguousarray(free, dtype=np.uint8))
+    ys, xs = np.nonzero(largest)
+    counts = largest[ys, xs]
+    x = np.repeat(xs, counts)
+    y = np.repeat(ys, counts)
+    starts = np.cumsum(counts) - counts
+    size = np.arange(len(x)) - np.repeat(starts, counts) + 1
+    return x.astype(np.int64), y.astype(np.int64), size.astype(np.int64)
+
+
+def cpsat_tiling(
+    free: np.ndarray,
+    *,
+    budget: Budget | None = None,
+    threads: int = 0,
+    hint: list[tuple[int, int, int]] | None = None,
+    upper_bound: int | None = None,
+    seed: int = 0,
+    on_solution: Callable[[int, list[tuple[int, int, int]], int], None] | None = None,
+) -> tuple[Status, int | None, list[tuple[int, int, int]], int, dict]:
+    """Solve the set-partition model: (status, squares count, squares, lower bound,
+    stats). `on_solution(count, squares, bound)` sees every improving tiling."""
+    from ortools.sat.python import cp_model
+
+    budget = budget or Budget()
+    free = np.asarray(free, dtype=bool)
+    started = time.perf_counter()
+    if not free.any():
+        return Status.OPTIMAL, 0, [], 0, {"variables": 0}
+    height, width = free.shape
+    xs, ys, sizes = candidate_squares(free)
+    model = cp_model.CpModel()
+    chosen = [model.NewBoolVar("") for _ in range(len(xs))]
+    cover: list[list] = [[] for _ in range(height * width)]
+    for i in range(len(xs)):
+        x, y, s = int(xs[i]), int(ys[i]), int(sizes[i])
+        var = chosen[i]
+        for r in range(y, y + s):
+            base = r * width
+            for c in range(x, x + s):
+                cover[base + c].append(var)
+    for cell in np.flatnonzero(free.ravel()):
+        model.AddExactlyOne(cover[int(cell)])
+    total = sum(chosen)
+    model.Minimize(total)
+    if hint:
+        index = {(int(x), int(y), int(s)): i for i, (x, y, s) in enumerate(zip(xs, ys, sizes))}
+        picked = {index[(x, y, s)] for x, y, s in hint}
+        for i, var in enumerate(chosen):
+            model.AddHint(var, i in picked)
+    if upper_bound is not None:
+        model.Add(total <= int(upper_bound))
+    solver = cp_model.CpSolver()
+    left = budget.seconds_left()
+    if left != math.inf:
+        solver.parameters.max_time_in_seconds = max(0.01, left)
+    solver.parameters.num_workers = threads or (os.cpu_count() or 1)
+    solver.parameters.random_seed = int(seed)
+
+    class Watcher(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.solutions = 0
+
+        def on_solution_callback(self) -> None:
+            self.solutions += 1
+            if on_solution is not None:
+                squares = [(int(xs[i]), int(ys[i]), int(sizes[i])) for i, v in enumerate(chosen) if self.BooleanValue(v)]
+                on_solution(len(squares), squares, int(math.ceil(self.BestObjectiveBound() - 1e-6)))
+
+    watcher = Watcher()
+    done = threading.Event()
+
+    def watch_cancel() -> None:  # the Budget's cancel flag stops the search
+        while not done.wait(0.05):
+            if budget.cancelled:
+                solver.StopSearch()
+                return
+
+    guard = threading.Thread(target=watch_cancel, daemon=True)
+    guard.start()
+    try:
+        code = solver.Solve(model, watcher)
+    finally:
+        done.set()
+    stats = {
+        "variables": len(chosen),
+        "cpsat_status": solver.StatusName(code),
+        "cpsat_seconds": round(solver.WallTime(), 3),
+        "solutions": watcher.solutions,
+        "build_seconds": round(time.perf_counter() - started - solver.WallTime(), 3),
+    }
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if code == cp_model.INFEASIBLE and upper_bound is not None:
+            # nothing below the given bound: the bound's own tiling is optimal
+            return Status.INFEASIBLE, None, [], int(upper_bound) + 1, stats
+        return Status.UNKNOWN, None, [], int(math.ceil(solver.BestObjectiveBound() - 1e-6)), stats
+    squares = [(int(xs[i]), int(ys[i]), int(sizes[i])) for i, v in enumerate(chosen) if solver.BooleanValue(v)]
+    bound = int(math.ceil(solver.BestObjectiveBound() - 1e-6))
+    status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
+    return status, len(squares), squares, bound, stats
+
+
+def run_cpsat(grid, *, budget: Budget, progress: ProgressFn = no_progress, seed: int = 0, threads: int = 0, hint: bool = True) -> Result:
+    """The `cpsat` method."""
+    started = time.perf_counter()
+    free = grid.free()
+    start_squares = None
+    if hint:
+        from puzzlelab.puzzles.tiling.beam import greedy_tiling
+
+        _, start_squares = greedy_tiling(free)
+
+    def report(count: int, squares, bound: int) -> None:
+        progress(Progress(phase="cpsat", message="improving", best=count, stats={"bound": bound}))
+
+    status, count, squares, bound, stats = cpsat_tiling(
+        free, budget=budget, threads=threads, hint=start_squares, seed=seed, on_solution=report
+    )
+    if count is None and start_squares is not None:
+        count, squares = len(start_squares), start_squares
+        status = Status.FEASIBLE
+    stats["seconds"] = round(time.perf_counter() - started, 6)
+    if count is None:
+        return Result(None, None, Status.UNKNOWN, "cpsat", bound=bound, stats=stats)
+    return Result(count, format_solution(grid, squares), status, "cpsat", bound=bound, stats=stats)

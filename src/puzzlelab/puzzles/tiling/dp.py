@@ -1,0 +1,321 @@
+"""The exact column DP (seed write-up, section 1), driven column by column from Python.
+
+`ColumnDP` runs the kernels of `kernels.py` over an oriented boolean grid (rows x
+columns, the DP sweeps the columns), keeps every column's parent links and rebuilds the
+squares of any state. Heights up to 15 use the packed one-word states; taller grids use
+the general multi-word step with no pruning, which is still exact: the limit past 15 is
+the number of frontier states a column holds (A242551 for a full rectangle: 67,635 at
+height 15, about 2.2 times more per extra row), i.e. memory and time, not the packing.
+
+`solve_exact` is the `dp` method's core: crop to the free cells' bounding box, turn the
+grid so the short side is the height, run, map the squares back.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzlelab.core.result import Budget, Progress, ProgressFn, no_progress
+
+__all__ = ["ColumnDP", "DPStopped", "solve_exact", "run_dp", "PACKED_MAX_HEIGHT", "bits_for"]
+
+PACKED_MAX_HEIGHT = 15
+
+
+class DPStopped(Exception):
+    """The budget ended (or was cancelled), or the states outgrew the memory limit."""
+
+    def __init__(self, reason: str, column: int):
+        super().__init__(reason)
+        self.reason = reason
+        self.column = column
+
+
+def bits_for(largest: int) -> int:
+    """Bits a row needs in a general-step state: values run 0..largest square."""
+    return max(4, int(largest).bit_length())
+
+
+@dataclass
+class ColumnDP:
+    """Run the DP over `free` (rows x columns, bool). Heuristic pruning when `margin`
+    >= 0 (then `deviation` >= 0 limits sizes and `width_cap` the states per column).
+
+    After `run()`: `cost` (squares of the final state), `squares()` (x, y, size) in the
+    coordinates of `free`; `peak_states`, `leaves` (derived tilings), `flush` (per
+    column: (index, cost) of the state with nothing sticking out, or None).
+    """
+
+    free: np.ndarray
+    margin: int = -1
+    deviation: int = -1
+    width_cap: int = 0
+    max_memory_mb: float = 2000.0
+    packed: bool | None = None
+    record_flush: bool = False
+    peak_states: int = 0
+    leaves: int = 0
+    memory_bytes: int = 0
+    flush: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from puzzlelab.puzzles.tiling import kernels
+
+        self.kernels = kernels
+        self.free = np.ascontiguousarray(self.free, dtype=bool)
+        self.height, self.width = self.free.shape
+        self.largest = kernels.max_square_table(self.free.astype(np.uint8))
+        exact = self.margin < 0
+        if self.packed is None:
+            self.packed = exact and self.height <= PACKED_MAX_HEIGHT
+        if self.packed and self.height > PACKED_MAX_HEIGHT:
+            raise ValueError("packed states hold at most 15 rows")
+        self.bits = 4 if self.packed else bits_for(int(self.largest.max(initial=0)))
+        self.words = 1 if self.packed else math.ceil(self.height / (64 // self.bits))
+        self._parents: list[np.ndarray] = []
+        self._keys: list[np.ndarray] = []  # packed: states per column
+        self._squares: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # general: start, len, buffer
+        self.cost: int | None = None
+        self.final_index = 0
+
+    # ------------------------------------------------------------------ running
+    def run(self, budget: Budget | None = None, progress: ProgressFn = no_progress, schedule=None) -> int:
+        """Sweep all columns; returns the squares of the best final state. `schedule`,
+        if given, is called before each column with the column index and returns
+        (margin, deviation, width_cap) for it (the heuristic's shrinking margins)."""
+        budget = budget or Budget()
+        control = budget.control
+        leaves_before = int(control[2])
+        started = time.monotonic()
+        if self.packed:
+            states = np.zeros(1, dtype=np.uint64)
+        else:
+            states = np.zeros((1, self.words), dtype=np.uint64)
+        cost = np.zeros(1, dtype=np.int32)
+        buffers: dict = {}
+        slots = 1 << 10
+        for x in range(self.width):
+            if schedule is not None:
+                self.margin, self.deviation, self.width_cap = schedule(x)
+            if budget.expired() and self.margin < 0:
+                raise DPStopped("budget", x)
+            # a hash table about 1.5 times the states expected (those of the last
+            # column): small enough to stay in cache, doubled when it overflows
+            slots = max(1 << 10, 1 << (int(1.5 * len(cost)) - 1).bit_length())
+            while True:
+                buffers = self._buffers(buffers, slots)
+                n, used = self._step(states, cost, x, buffers, control)
+                if n == -1:
+                    slots *= 2
+                    continue
+                if n == -3:
+                    buffers["sq_capacity"] = 2 * len(buffers["sq"])
+                    continue
+                if n == -2:
+                    raise DPStopped("budget", x)
+                break
+            states, cost = self._keep(x, n, used, buffers)
+            self.peak_states = max(self.peak_states, len(cost))
+            if self.memory_bytes > self.max_memory_mb * 1e6:
+                raise DPStopped("memory", x)
+            progress(
+                Progress(
+                    phase="column DP",
+                    message=f"column {x + 1}/{self.width}",
+                    done=x + 1,
+                    total=self.width,
+                    best=int(cost.min()),
+                    stats={"states": len(cost), "seconds": round(time.monotonic() - started, 2)},
+                )
+            )
+        self.leaves = int(control[2]) - leaves_before
+        self.final_index = int(np.argmin(cost))
+        self.cost = int(cost[self.final_index])
+        return self.cost
+
+    def _buffers(self, buf: dict, slots: int) -> dict:
+        """Hash table of `slots` slots (kept at most 3/4 full) and output arrays for as
+        many states, reusing what is already large enough."""
+        capacity = slots * 3 // 4
+        if buf.get("slots") != slots:
+            buf["slots"] = slots
+            buf["table"] = np.zeros((slots, 2), dtype=np.uint64) if self.packed else np.zeros(slots, dtype=np.int32)
+            buf["shift"] = 64 - (slots.bit_length() - 1)
+        if len(buf.get("cost", ())) < capacity:
+            buf["cost"] = np.zeros(capacity, dtype=np.int32)
+            buf["parent"] = np.zeros(capacity, dtype=np.int32)
+            if self.packed:
+                buf["keys"] = np.zeros(capacity, dtype=np.uint64)
+            else:
+                buf["states"] = np.zeros((capacity, self.words), dtype=np.uint64)
+                buf["sq_start"] = np.zeros(capacity, dtype=np.int64)
+                buf["sq_len"] = np.zeros(capacity, dtype=np.int32)
+        if not self.packed:
+            want = max(buf.get("sq_capacity", 0), 4 * capacity)
+            if len(buf.get("sq", ())) < want:
+                buf["sq"] = np.zeros(want, dtype=np.int32)
+        return buf
+
+    def _step(self, states, cost, x, buf, control) -> tuple[int, int]:
+        k = self.kernels
+        column = self.free[:, x]
+        if self.packed:
+            nibbles = np.uint64(0)
+            for y in np.flatnonzero(column):
+                nibbles |= np.uint64(1) << np.uint64(4 * int(y))
+            largest = np.minimum(self.largest[:, x], PACKED_MAX_HEIGHT).astype(np.int32)
+            n = k.packed_column_step(
+                states, cost, len(states), nibbles, largest, buf["shift"], buf["table"], buf["keys"], buf["cost"], buf["parent"], control
+            )
+            return int(n), 0
+        n, used = k.general_column_step(
+            states,
+            cost,
+            len(cost),
+            column.astype(np.uint8),
+            self.largest[:, x].astype(np.int32),
+            self.bits,
+            self.margin,
+            self.deviation,
+            buf["table"],
+            buf["shift"],
+            buf["states"],
+            buf["cost"],
+            buf["parent"],
+            buf["sq_start"],
+            buf["sq_len"],
+            buf["sq"],
+            control,
+        )
+        return int(n), int(used)
+
+    def _keep(self, x: int, n: int, used: int, buf: dict) -> tuple[np.ndarray, np.ndarray]:
+        """Store the column's parent links; return the states carried to the next column
+        (for the heuristic: those within the margin of the best, at most width_cap)."""
+        cost = buf["cost"][:n]
+        keep = None
+        if self.margin >= 0 and n:
+            best = int(cost.min())
+            keep = np.flatnonzero(cost <= best + self.margin)
+            if self.width_cap and len(keep) > self.width_cap:
+                order = np.argsort(cost[keep], kind="stable")[: self.width_cap]
+                keep = np.sort(keep[order])
+            if len(keep) == n:
+                keep = None
+        take = (lambda a: a[:n].copy()) if keep is None else (lambda a: a[keep])
+        parent = take(buf["parent"])
+        kept_cost = take(buf["cost"])
+        self._parents.append(parent)
+        if self.packed:
+            states = take(buf["keys"])
+            self._keys.append(states)
+            self.memory_bytes += states.nbytes + parent.nbytes
+            if self.record_flush:
+                flat = np.flatnonzero((states & ~np.uint64(0x1111111111111111)) == 0)
+                self.flush.append((int(flat[0]), int(kept_cost[flat[0]])) if len(flat) else None)
+        else:
+            states = take(buf["states"])
+            start, length = take(buf["sq_start"]), take(buf["sq_len"])
+            sq = buf["sq"][:used].copy()
+            self._squares.append((start, length, sq))
+            self.memory_bytes += parent.nbytes + start.nbytes + length.nbytes + sq.nbytes
+            if self.record_flush:
+                per_word = 64 // self.bits
+                low = np.uint64(sum(1 << (r * self.bits) for r in range(per_word)))
+                flat = np.flatnonzero(((states & ~low) == 0).all(axis=1))
+                self.flush.append((int(flat[0]), int(kept_cost[flat[0]])) if len(flat) else None)
+        return states, kept_cost
+
+    # ------------------------------------------------------------------ rebuilding
+    def squares(self, end_column: int | None = None, index: int | None = None) -> list[tuple[int, int, int]]:
+        """The squares (x, y, size) of a state, by default the best final one; with
+        `end_column` / `index`, of that state of that column (a tiling of the columns
+        0..end_column when the state is a flush one)."""
+        x = self.width - 1 if end_column is None else end_column
+        j = self.final_index if index is None else index
+        out: list[tuple[int, int, int]] = []
+        while x >= 0:
+            parent = int(self._parents[x][j])
+            if self.packed:
+                key = int(self._keys[x][j])
+                prev = int(self._keys[x - 1][parent]) if x > 0 else 0
+                y = 0
+                while y < self.height:
+                    before = (prev >> (4 * y)) & 15
+                    now = (key >> (4 * y)) & 15
+                    if before <= 1 and now > 0 and self.free[y, x]:
+                        out.append((x, y, now))
+                        y += now
+                    else:
+                        y += 1
+            else:
+                start, length, sq = self._squares[x]
+                for code in sq[int(start[j]) : int(start[j]) + int(length[j])]:
+                    out.append((x, int(code) >> 10, int(code) & 1023))
+            j = parent
+            x -= 1
+        return out
+
+
+def solve_exact(
+    free: np.ndarray,
+    budget: Budget | None = None,
+    progress: ProgressFn = no_progress,
+    max_memory_mb: float = 2000.0,
+) -> tuple[int, list[tuple[int, int, int]], dict]:
+    """Fewest squares for a boolean grid (rows x columns): (count, squares, stats).
+    Crops to the free cells, turns the grid so the short side is the height. Raises
+    DPStopped when the budget or the memory limit ends it."""
+    free = np.asarray(free, dtype=bool)
+    if not free.any():
+        return 0, [], {"height": 0, "peak_states": 0}
+    rows = np.flatnonzero(free.any(axis=1))
+    cols = np.flatnonzero(free.any(axis=0))
+    y0, x0 = int(rows[0]), int(cols[0])
+    crop = free[y0 : int(rows[-1]) + 1, x0 : int(cols[-1]) + 1]
+    turned = crop.shape[0] > crop.shape[1]
+    work = crop.T if turned else crop
+    dp = ColumnDP(work, max_memory_mb=max_memory_mb)
+    count = dp.run(budget, progress)
+    squares = []
+    for x, y, size in dp.squares():
+        if turned:
+            x, y = y, x
+        squares.append((x + x0, y + y0, size))
+    stats = {
+        "height": int(work.shape[0]),
+        "packed": bool(dp.packed),
+        "bits_per_row": dp.bits,
+        "words": dp.words,
+        "peak_states": dp.peak_states,
+        "derived": dp.leaves,
+        "memory_mb": round(dp.memory_bytes / 1e6, 1),
+    }
+    return count, squares, stats
+
+
+def run_dp(grid, *, budget: Budget, progress: ProgressFn, seed: int = 0, max_memory_mb: float = 2000.0):
+    """The `dp` method: exact, or (out of time or memory) the greedy heuristic's answer
+    marked feasible, so a run never ends empty-handed."""
+    from puzzlelab.core.result import Result, Status
+    from puzzlelab.puzzles.tiling.model import format_solution
+
+    started = time.perf_counter()
+    try:
+        count, squares, stats = solve_exact(grid.free(), budget, progress, max_memory_mb)
+    except DPStopped as stop:
+        from puzzlelab.puzzles.tiling.beam import greedy_tiling
+
+        count, squares = greedy_tiling(grid.free())
+        stats = {"stopped": stop.reason, "stopped_at_column": stop.column, "fallback": "greedy"}
+        status = Status.FEASIBLE
+        bound = None
+    else:
+        status = Status.OPTIMAL
+        bound = count
+    stats["seconds"] = round(time.perf_counter() - started, 6)
+    return Result(count, format_solution(grid, squares), status, "dp", bound=bound, stats=stats)

@@ -1,0 +1,367 @@
+"""Numba kernels of the square-tiling puzzle: the column step of the frontier DP, in a
+fast packed form (one uint64 per state, heights <= 15) and a general form (several
+uint64 words per state, any height, with the heuristic's pruning), plus the table of
+largest squares.
+
+The column DP (seed write-up, section 1): columns are processed left to right. A
+partial tiling covers every free cell of the columns done so far, and may stick out to
+the right. Its *state* is, per row, how many columns starting at the current one are
+already covered (0 = this cell still needs a square). Two partial tilings with the same
+state have the same futures, so only the one with fewer squares is kept (a hash map per
+column). Moving to the next column subtracts 1 from every row; the rows at 0 that are
+free are then covered top-down by new squares, each as large as the rows below it and
+the free cells to the right allow (MaxSize; rows already covered are skipped, the
+write-up's JumpTo). Every way of doing so is one derived state.
+
+Heights up to 15 pack a state in one uint64, 4 bits a row (values 0..15): comparing
+and hashing states is one machine word (write-up 1.3). Past 15 the general step packs
+`bits` bits a row into `words` uint64s; with finite margins it becomes the heuristic
+of section 2 (Cost Margin: drop a branch that cannot end within `margin` squares of
+the best state of the column; Size Deviation: try only the `deviation + 1` largest
+sizes at each row; MinSquares: the fewest squares that still finish the column, the
+bound the margin is tested with).
+
+Both steps record, per derived state, its parent (index in the previous column) so the
+squares can be rebuilt; the general step also records the squares it placed
+(row * 1024 + size, in a flat buffer), since its states are too large to keep for
+every column. Both return the number of states written, -1 when an output buffer is
+full (the caller grows it and repeats the column) or -2 when the budget stopped them.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from puzzlelab.core.bits import ctz
+from puzzlelab.core.result import should_stop
+
+LOW_NIBBLES = np.uint64(0x1111111111111111)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+ROW_SHIFT = 10  # square records are row << ROW_SHIFT | size (sides <= 1000 < 1024)
+STOP_EVERY = 1 << 16
+
+
+@numba.njit(cache=True)
+def max_square_table(free):
+    """largest[y, x]: side of the largest all-free square with top-left cell (x, y)."""
+    height, width = free.shape
+    table = np.zeros((height + 1, width + 1), dtype=np.int32)
+    for y in range(height - 1, -1, -1):
+        for x in range(width - 1, -1, -1):
+            if free[y, x]:
+                a = table[y + 1, x]
+                b = table[y, x + 1]
+                c = table[y + 1, x + 1]
+                m = a if a < b else b
+                m = m if m < c else c
+                table[y, x] = m + 1
+    return table[:height, :width].copy()
+
+
+# --------------------------------------------------------------------------- packed (<= 15)
+
+
+@numba.njit(cache=True, nogil=True)
+def packed_column_step(prev_keys, prev_cost, n_prev, free_nibbles, largest_col, shift, table, out_keys, out_cost, out_parent, control):
+    """One column of the exact DP with 4-bit rows in a uint64 (heights <= 15).
+
+    prev_keys/prev_cost[:n_prev]: the states of the previous column and their squares;
+    free_nibbles: bit 4y set when row y of this column is free; largest_col[y]: largest
+    free square at (column, y), at most 15. table: (2**(64 - shift), 2) uint64 hash
+    slots holding the state and (squares << 32 | parent), the smaller kept, so ties go
+    to the first parent; emptied here. The distinct states go to out_keys / out_cost /
+    out_parent (in slot order); returns their number.
+    """
+    one = np.uint64(1)
+    empty = ~np.uint64(0)  # no state has all 64 bits set (rows use 60)
+    slots = table.shape[0]
+    mask = np.uint64(slots - 1)
+    for h in range(slots):
+        table[h, 0] = empty
+    capacity = out_keys.shape[0]
+    limit = min(slots * 3 // 4, capacity)  # load factor at most 3/4
+    n_out = 0
+    leaves = 0
+    need_stack = np.zeros(17, dtype=np.uint64)
+    state_stack = np.zeros(17, dtype=np.uint64)
+    size_stack = np.zeros(17, dtype=np.int64)
+    for i in range(n_prev):
+        s = prev_keys[i]
+        nonzero = (s | (s >> np.uint64(1)) | (s >> np.uint64(2)) | (s >> np.uint64(3))) & LOW_NIBBLES
+        d = s - nonzero
+        still = (d | (d >> np.uint64(1)) | (d >> np.uint64(2)) | (d >> np.uint64(3))) & LOW_NIBBLES
+        need = free_nibbles & ~still
+        base = (np.uint64(prev_cost[i]) << np.uint64(32)) | np.uint64(i)
+        depth = 0
+        need_stack[0] = need
+        state_stack[0] = d
+        size_stack[0] = 0
+        while depth >= 0:
+            need = need_stack[depth]
+            if need == 0:
+                key = state_stack[depth]
+                value = base + (np.uint64(depth) << np.uint64(32))
+                leaves += 1
+                h = (key * GOLDEN) >> np.uint64(shift)
+                while True:
+                    there = table[h, 0]
+                    if there == key:
+                        if value < table[h, 1]:
+                            table[h, 1] = value
+                        break
+                    if there == empty:
+                        if n_out >= limit:
+                            control[2] -= leaves - (leaves & (STOP_EVERY - 1))
+                            return -1
+                        table[h, 0] = key
+                        table[h, 1] = value
+                        n_out += 1
+                        break
+                    h = (h + one) & mask
+                if (leaves & (STOP_EVERY - 1)) == 0:
+                    control[2] += STOP_EVERY
+                    if should_stop(control):
+                        return -2
+                depth -= 1
+                continue
+            size = size_stack[depth]
+            low = ctz(need)
+            if size == 0:
+                # first visit: the largest square that fits at the first open row
+                biggest = np.int64(largest_col[np.int64(low) >> 2])
+                run = np.int64(ctz(~(need >> np.uint64(low)) & LOW_NIBBLES)) >> 2  # open rows from here
+                size = run if run < biggest else biggest
+            else:
+                size -= 1
+            if size == 0:
+                depth -= 1
+                continue
+            size_stack[depth] = size
+            rows = (LOW_NIBBLES & ((one << np.uint64(4 * size)) - one)) << np.uint64(low)
+            need_stack[depth + 1] = need & ~rows
+            state_stack[depth + 1] = state_stack[depth] | (rows * np.uint64(size))
+            size_stack[depth + 1] = 0
+            depth += 1
+    control[2] += leaves & (STOP_EVERY - 1)
+    j = 0
+    low32 = np.uint64(0xFFFFFFFF)
+    for h in range(slots):
+        if table[h, 0] != empty:
+            out_keys[j] = table[h, 0]
+            out_cost[j] = np.int32(table[h, 1] >> np.uint64(32))
+            out_parent[j] = np.int32(table[h, 1] & low32)
+            j += 1
+    return n_out
+
+
+# --------------------------------------------------------------------------- general
+
+
+@numba.njit(cache=True, inline="always")
+def _hash_words(words, n):
+    h = np.uint64(0x243F6A8885A308D3)
+    for k in range(n):
+        h = (h ^ words[k]) * GOLDEN
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@numba.njit(cache=True, nogil=True)
+def general_column_step(
+    prev_states,
+    prev_cost,
+    n_prev,
+    free_col,
+    largest_col,
+    bits,
+    margin,
+    deviation,
+    table,
+    shift,
+    out_states,
+    out_cost,
+    out_parent,
+    out_sq_start,
+    out_sq_len,
+    sq_buffer,
+    control,
+):
+    """One column of the DP with states of `words` uint64s, `bits` bits a row.
+
+    With margin < 0 (no Cost Margin) and deviation < 0 (every size) it is exact; else
+    the heuristic prunes as the module docstring says. prev_states[:n_prev] (n x words)
+    with prev_cost; free_col[y] 1 when row y of this column is free; largest_col[y] the
+    largest free square there. Writes out_states/out_cost/out_parent, and each state's
+    squares (row << 10 | size) at sq_buffer[out_sq_start[j] : + out_sq_len[j]].
+    Returns the states written (n_out) and the buffer entries used, or (-1, 0) when the
+    states outgrow the table, (-3, 0) when sq_buffer is full and (-2, 0) when stopped.
+    """
+    one = np.uint64(1)
+    height = free_col.shape[0]
+    words = prev_states.shape[1]
+    per_word = 64 // bits
+    field = (one << np.uint64(bits)) - one
+    table[:] = 0
+    mask = np.uint64(table.shape[0] - 1)
+    capacity = min(out_states.shape[0], table.shape[0] * 3 // 4)  # load factor at most 3/4
+    sq_capacity = sq_buffer.shape[0]
+    n_out = 0
+    sq_used = 0
+    leaves = 0
+    best = np.int64(1) << 40  # fewest squares of any state of this column so far
+    values = np.zeros(height + 1, dtype=np.int64)
+    open_row = np.zeros(height + 1, dtype=np.bool_)
+    run = np.zeros(height + 1, dtype=np.int64)
+    next_open = np.zeros(height + 2, dtype=np.int64)
+    finish = np.zeros(height + 2, dtype=np.int64)  # MinSquares from row y down
+    cur = np.zeros(words, dtype=np.uint64)
+    row_stack = np.zeros(height + 1, dtype=np.int64)
+    size_stack = np.zeros(height + 1, dtype=np.int64)
+    low_stack = np.zeros(height + 1, dtype=np.int64)
+    for i in range(n_prev):
+        # unpack, subtracting one column
+        for k in range(words):
+            w = prev_states[i, k]
+            out_w = np.uint64(0)
+            for r in range(per_word):
+                y = k * per_word + r
+                if y >= height:
+                    break
+                v = np.int64((w >> np.uint64(r * bits)) & field)
+                if v > 0:
+                    v -= 1
+                values[y] = v
+                out_w |= np.uint64(v) << np.uint64(r * bits)
+            cur[k] = out_w
+        for y in range(height):
+            open_row[y] = values[y] == 0 and free_col[y] != 0
+        run[height] = 0
+        next_open[height] = height
+        next_open[height + 1] = height
+        for y in range(height - 1, -1, -1):
+            run[y] = run[y + 1] + 1 if open_row[y] else 0
+            next_open[y] = y if open_row[y] else next_open[y + 1]
+        base = np.int64(prev_cost[i])
+        if margin >= 0:
+            finish[height] = 0
+            finish[height + 1] = 0
+            for y in range(height - 1, -1, -1):
+                if not open_row[y]:
+                    finish[y] = finish[y + 1]
+                    continue
+                top = run[y] if run[y] < largest_col[y] else np.int64(largest_col[y])
+                m = np.int64(1) << 40
+                for s in range(1, top + 1):
+                    f = finish[y + s]
+                    if f < m:
+                        m = f
+                finish[y] = m + 1
+            if base + finish[next_open[0]] > best + margin:
+                continue
+        depth = 0
+        row_stack[0] = next_open[0]
+        size_stack[0] = 0
+        while depth >= 0:
+            y = row_stack[depth]
+            if y >= height:
+                # leaf: a full column
+                cost = base + depth
+                leaves += 1
+                if cost < best:
+                    best = cost
+                if margin < 0 or cost <= best + margin:
+                    h = _hash_words(cur, words) >> np.uint64(shift)
+                    while True:
+                        slot = table[h]
+                        if slot == 0:
+                            if n_out >= capacity or sq_used + depth > sq_capacity:
+                                control[2] -= leaves - (leaves & (STOP_EVERY - 1))
+                                return (-1 if n_out >= capacity else -3), 0
+                            for k in range(words):
+                                out_states[n_out, k] = cur[k]
+                            out_cost[n_out] = cost
+                            out_parent[n_out] = i
+                            out_sq_start[n_out] = sq_used
+                            out_sq_len[n_out] = depth
+                            for t in range(depth):
+                                sq_buffer[sq_used + t] = (row_stack[t] << 10) | size_stack[t]
+                            sq_used += depth
+                            n_out += 1
+                            table[h] = n_out
+                            break
+                        j = slot - 1
+                        same = True
+                        for k in range(words):
+                            if out_states[j, k] != cur[k]:
+                                same = False
+                                break
+                        if same:
+                            if cost < out_cost[j]:
+                                if sq_used + depth > sq_capacity:
+                                    control[2] -= leaves - (leaves & (STOP_EVERY - 1))
+                                    return -3, 0
+                                out_cost[j] = cost
+                                out_parent[j] = i
+                                out_sq_start[j] = sq_used
+                                out_sq_len[j] = depth
+                                for t in range(depth):
+                                    sq_buffer[sq_used + t] = (row_stack[t] << 10) | size_stack[t]
+                                sq_used += depth
+                            break
+                        h = (h + one) & mask
+                if (leaves & (STOP_EVERY - 1)) == 0:
+                    control[2] += STOP_EVERY
+                    if should_stop(control):
+                        return -2, 0
+                depth -= 1
+                if depth >= 0:
+                    _unplace(cur, row_stack[depth], size_stack[depth], bits, per_word)
+                continue
+            size = size_stack[depth]
+            if size == 0:
+                if margin >= 0 and base + depth + finish[y] > best + margin:
+                    depth -= 1
+                    if depth >= 0:
+                        _unplace(cur, row_stack[depth], size_stack[depth], bits, per_word)
+                    continue
+                size = run[y] if run[y] < largest_col[y] else np.int64(largest_col[y])
+                low_stack[depth] = 1 if deviation < 0 else max(1, size - deviation)
+            else:
+                size -= 1
+                if size < low_stack[depth]:
+                    depth -= 1
+                    if depth >= 0:
+                        _unplace(cur, row_stack[depth], size_stack[depth], bits, per_word)
+                    continue
+            size_stack[depth] = size
+            _place(cur, y, size, bits, per_word)
+            row_stack[depth + 1] = next_open[y + size]
+            size_stack[depth + 1] = 0
+            depth += 1
+    control[2] += leaves & (STOP_EVERY - 1)
+    return n_out, sq_used
+
+
+@numba.njit(cache=True, inline="always")
+def _place(cur, y, size, bits, per_word):
+    v = np.uint64(size)
+    for r in range(y, y + size):
+        cur[r // per_word] |= v << np.uint64((r % per_word) * bits)
+
+
+@numba.njit(cache=True, inline="always")
+def _unplace(cur, y, size, bits, per_word):
+    field = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    for r in range(y, y + size):
+        cur[r // per_word] &= ~(field << np.uint64((r % per_word) * bits))
+
+
+@numba.njit(cache=True)
+def pack_rows(values, bits, words):
+    """Pack a vector of row values (each < 2**bits) into `words` uint64s."""
+    per_word = 64 // bits
+    out = np.zeros(words, dtype=np.uint64)
+    for y in range(values.shape[0]):
+        out[y // per_word] |= np.uint64(values[y]) << np.uint64((y % per_word) * bits)
+    return out

@@ -1,0 +1,107 @@
+"""The exact column DP against its oracles: brute force on tiny grids, the published
+A219158 table, the A242551 frontier-shape counts, and the general (multi-word) step."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tiling_oracles import brute_force_min_squares, random_grid
+
+from puzzlelab.core.result import Budget, Status
+from puzzlelab.puzzles.tiling import PUZZLE
+from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped, solve_exact
+from puzzlelab.puzzles.tiling.model import Grid, format_solution
+from puzzlelab.puzzles.tiling.puzzle import a219158_table
+from puzzlelab.puzzles.tiling.shapes import A242551_PUBLISHED, frontier_shape_count
+
+REFERENCE = Path("/work/shared/reference/tiling/A219158_m10_n60.tsv")
+
+
+def checked(free, squares):
+    grid = Grid.from_array(free)
+    verdict = PUZZLE.verify(grid, format_solution(grid, squares))
+    assert verdict.ok, verdict.message
+    return verdict.value
+
+
+def test_against_brute_force_on_tiny_random_grids():
+    rng = np.random.default_rng(2024)
+    for _ in range(100):
+        h, w = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        free = random_grid(rng, h, w, rng.random() * 0.45)
+        count, squares, _ = solve_exact(free)
+        assert count == brute_force_min_squares(free) == checked(free, squares)
+
+
+def test_general_step_is_exact_too():
+    """The multi-word step (used past height 15) with no margins gives the packed DP's
+    optimum, on grids whose rows it packs several to a word and across words."""
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        h, w = int(rng.integers(2, 12)), int(rng.integers(2, 16))
+        free = random_grid(rng, h, w, rng.random() * 0.3)
+        packed = ColumnDP(free)
+        general = ColumnDP(free, packed=False)
+        assert not general.packed and packed.packed
+        assert packed.run() == general.run() == checked(free, general.squares()) == checked(free, packed.squares())
+
+
+def test_reproduces_every_shipped_a219158_entry():
+    """One sweep per height m answers every m x n, n <= 60 (flush states)."""
+    from puzzlelab.puzzles.tiling.rectangles import rectangle_table
+
+    table = a219158_table()
+    assert len(table) == 555
+    answers = {(a.m, a.n): a.squares for a in rectangle_table(list(range(1, 11)), list(range(1, 61)))}
+    for (m, n), value in table.items():
+        assert answers[(m, n)] == value, (m, n)
+        if n <= 10:
+            assert answers[(n, m)] == value  # the transposed rectangle, solved as such
+
+
+@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference folder not mounted")
+def test_shipped_table_is_the_reference_file():
+    shipped = Path(__file__).parents[2] / "src/puzzlelab/puzzles/tiling/data/A219158_m10_n60.tsv"
+    assert shipped.read_text() == REFERENCE.read_text()
+
+
+def test_frontier_shape_counts_match_a242551_and_the_dp_peak():
+    counts = [frontier_shape_count(h) for h in range(1, 16)]
+    assert tuple(counts) == A242551_PUBLISHED
+    for h in range(1, 16):
+        dp = ColumnDP(np.ones((h, 3 * h + 2), dtype=bool))
+        dp.run()
+        assert dp.peak_states == counts[h - 1], h
+
+
+def test_height_turned_cropped_and_blocked():
+    # a tall thin grid is turned; blocked border rows and columns are cropped away
+    free = np.zeros((40, 9), dtype=bool)
+    free[3:37, 2:7] = True
+    free[10, 4] = False
+    count, squares, stats = solve_exact(free)
+    assert stats["height"] == 5 and stats["packed"]
+    assert count == checked(free, squares)
+    assert solve_exact(np.zeros((3, 3), dtype=bool))[0] == 0
+
+
+def test_past_fifteen_rows_uses_wider_states():
+    """Height 16 goes to the general step (5 bits a row, 2 words); its optimum on random
+    taller grids is checked against CP-SAT in test_tiling_cpsat.py."""
+    free = np.ones((16, 17), dtype=bool)
+    count, squares, stats = solve_exact(free)
+    assert not stats["packed"] and stats["words"] == 2 and stats["bits_per_row"] == 5
+    assert count == checked(free, squares)
+
+
+def test_budget_and_memory_stop_it_and_the_method_falls_back():
+    with pytest.raises(DPStopped):
+        solve_exact(np.ones((15, 60), dtype=bool), Budget(0))
+    with pytest.raises(DPStopped) as info:
+        solve_exact(np.ones((15, 60), dtype=bool), max_memory_mb=0.01)
+    assert info.value.reason == "memory"
+    grid = PUZZLE.parse("40x10")
+    result = PUZZLE.solve(grid, "dp", budget=0)
+    assert result.status == Status.FEASIBLE and result.verified and result.stats["fallback"] == "greedy"
+    exact = PUZZLE.solve(grid, "dp", budget=60)
+    assert exact.status == Status.OPTIMAL and exact.value == exact.bound == a219158_table()[(10, 40)]

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-__all__ = ["table_command"]
+__all__ = ["table_command", "contest_server_command", "contest_command"]
 
 
 def table_command(
@@ -63,3 +63,71 @@ def table_command(
     except RuntimeError as exc:  # the ray backend is not installed or not reachable
         err.print(f"error: {exc}")
         raise typer.Exit(2) from None
+
+
+def contest_server_command(
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8100,
+    seed: Annotated[int, typer.Option(help="Seed of the puzzle sequence (same seed, same puzzles).")] = 2015,
+    deadline: Annotated[float, typer.Option(help="Seconds from issue before the time penalty starts.", min=0.1)] = 10.0,
+) -> None:
+    """Run a practice server speaking the Cimpress Tech Challenge API:
+    GET /{key}/{trial|contest}/puzzle and POST /{key}/{mode}/solution.
+
+    Example: puzzlelab tiling contest-server --port 8100
+    """
+    import uvicorn
+
+    from puzzlelab.puzzles.tiling.contest import PracticeContest, create_contest_app
+
+    typer.echo(f"practice contest server on http://{host}:{port}/  (seed {seed}, deadline {deadline:g} s)")
+    uvicorn.run(create_contest_app(PracticeContest(seed=seed, deadline=deadline)), host=host, port=port, log_level="warning")
+
+
+def contest_command(
+    server: Annotated[str, typer.Option(help="Base URL of the contest server, e.g. http://127.0.0.1:8100.")],
+    key: Annotated[str, typer.Option(help="Your contest key.")],
+    count: Annotated[int, typer.Option(help="How many puzzles to fetch and answer.", min=1)] = 1,
+    mode: Annotated[str, typer.Option(help="trial or contest.")] = "trial",
+    deadline: Annotated[float, typer.Option(help="The contest's seconds from issue to answer.", min=0.5)] = 10.0,
+    margin: Annotated[float, typer.Option(help="Seconds kept back for the round trip.", min=0.0)] = 1.5,
+    seconds: Annotated[Optional[float], typer.Option(help="Cap on solving seconds per puzzle.", min=0.1)] = None,
+    save_dir: Annotated[str, typer.Option(help="Folder for the puzzles (<id>.json) and contest-log.jsonl.")] = "contest-puzzles",
+    workers: Annotated[int, typer.Option(help="Worker processes for auto (0 = the CPU count).", min=0)] = 0,
+) -> None:
+    """Fetch puzzles from a contest server, solve each with `auto` under the deadline
+    less a margin, post the verified squares, log the score and save the puzzle so
+    `puzzlelab tiling solve <saved>.json` re-solves it.
+
+    Example: puzzlelab tiling contest --server http://127.0.0.1:8100 --key me --count 20
+    """
+    import urllib.error
+
+    from rich.console import Console
+
+    from puzzlelab.puzzles.tiling.contest import MODES, run_contest
+
+    out = Console(highlight=False)
+    if mode not in MODES:
+        Console(stderr=True).print(f"error: mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        raise typer.Exit(2)
+
+    def show(entry) -> None:
+        answer = entry.answer
+        errors = "; ".join(answer.get("errors") or []) or "none"
+        out.print(
+            f"{entry.id}  {entry.width}x{entry.height}  squares {entry.squares} ({entry.status})  "
+            f"posted after {entry.seconds_to_post:.2f} s  score {answer.get('score')}  "
+            f"penalty {answer.get('timePenalty')}  errors {errors}  saved {entry.saved}"
+        )
+
+    try:
+        logs = run_contest(server, key, count, mode=mode, deadline=deadline, margin=margin, seconds=seconds,
+                           save_dir=save_dir, workers=workers, on_answer=show)
+    except (urllib.error.URLError, OSError) as exc:
+        Console(stderr=True).print(f"error: server: cannot reach {server} ({exc})")
+        raise typer.Exit(1)
+    scores = [e.answer.get("score") for e in logs if e.answer.get("score") is not None]
+    if scores:
+        out.print(f"{len(logs)} puzzles, mean squares {sum(e.squares for e in logs) / len(logs):.2f}, "
+                  f"total score {sum(scores)}, slowest post {max(e.seconds_to_post for e in logs):.2f} s")

@@ -1,0 +1,329 @@
+"""The numba kernel of the matchstick search: one depth-first search, largest square
+first, that serves every method (diagonal, greedy, full, counting, subtree splitting).
+
+The board follows B. Chaffin's "Matchstick Squares" (2019): the area has A + 1 rows and
+A + 1 columns of A unit segments each; every row and every column is one uint64 word
+with bit i set while segment i is still *empty*. A placement of a size-t square at
+(x, y) is precomputed as a row mask `h` (t bits from x) and a column mask `v` (t bits
+from y); the matches it adds are
+
+    popcount(row[y] & h) + popcount(row[y+t] & h) + popcount(col[x] & v) + popcount(col[x+t] & v)
+
+and placing it clears those bits in the four words (saved per depth for the undo).
+
+Search rules (all from the write-up, so that counts of optimal solutions agree):
+- the caller fixes the largest squares through `prefix` (the two largest share their
+  top-left corner), then sizes are placed in decreasing order;
+- while the board is symmetric about the main diagonal (row[i] == col[i] for every i)
+  only placements on or above the diagonal (y <= x) are tried;
+- a placement adding no match is taken at once, alone (it dominates every other);
+- a placement is tried only if the total stays within the limit: `best - 1` when
+  proving (only strictly better answers are wanted), `best` when counting solutions.
+Restrictions picked by `flags`: GREEDY keeps only the placements adding the fewest
+matches (all ties), MAX_ADDED drops placements adding more than 2t; the diagonal method
+needs no flag, its placement tables hold only diagonal corners for the large sizes.
+
+Candidates of a node are visited in increasing order of the matches they add (a counting
+sort), so good answers come early and, once one is over the limit, so are the rest.
+
+The stack is explicit (arrays indexed by depth). The kernel polls the Budget every 2^16
+nodes and publishes its node count and best value in `control`.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from puzzlelab.core.bits import popcount
+from puzzlelab.core.result import BEST, NODES, should_stop
+
+__all__ = [
+    "search_kernel",
+    "FLAG_COUNT",
+    "FLAG_GREEDY",
+    "FLAG_MAX_ADDED",
+    "STAT_BEST",
+    "STAT_COUNT",
+    "STAT_NODES",
+    "STAT_STATUS",
+    "STAT_FOUND",
+    "STAT_SPLITS",
+    "STATUS_DONE",
+    "STATUS_STOPPED",
+    "STATUS_SPLIT_OVERFLOW",
+]
+
+FLAG_COUNT = 1  # limit is `best` (ties kept and counted) instead of `best - 1`
+FLAG_GREEDY = 2  # only the cheapest placements of each size
+FLAG_MAX_ADDED = 4  # a size-t square may add at most 2t matches
+FLAG_LOOKAHEAD = 8  # prune a node where some smaller size cannot be added within the limit
+
+STAT_BEST, STAT_COUNT, STAT_NODES, STAT_STATUS, STAT_FOUND, STAT_SPLITS = 0, 1, 2, 3, 4, 5
+STATS_LEN = 8
+STATUS_DONE, STATUS_STOPPED, STATUS_SPLIT_OVERFLOW = 0, 1, 2
+
+_POLL_MASK = (1 << 16) - 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _added(rows, cols, t, x, y, h, v):
+    return (
+        popcount(rows[y] & h)
+        + popcount(rows[y + t] & h)
+        + popcount(cols[x] & v)
+        + popcount(cols[x + t] & v)
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, flags, split_depth, split_out, best_path, control, stats):
+    """Depth-first search below `prefix` (placement ids of sizes n, n-1, ...).
+
+    - `pl_start[t]:pl_start[t+1]` are the placement ids of size t; `pl_x`, `pl_y` their
+      corners and `pl_h`, `pl_v` their row and column masks (uint64).
+    - `limit0`: the starting bound (a known answer's total, or a large number).
+    - `split_depth` > len(prefix): instead of descending below that depth, write each
+      prefix reached (placement ids of depths 0..split_depth-1) as a row of `split_out`.
+    - `best_path[d]` receives the placement id of depth d of the best answer found.
+    - `stats` receives best, count (answers equal to best), nodes, status, found, splits.
+    """
+    one = np.uint64(1)
+    words = area + 1
+    empty = (one << np.uint64(area)) - one
+    rows = np.empty(words, np.uint64)
+    cols = np.empty(words, np.uint64)
+    for i in range(words):
+        rows[i] = empty
+        cols[i] = empty
+    counting = (flags & FLAG_COUNT) != 0
+    greedy = (flags & FLAG_GREEDY) != 0
+    max_added = (flags & FLAG_MAX_ADDED) != 0
+    lookahead = (flags & FLAG_LOOKAHEAD) != 0
+
+    max_places = 1
+    for t in range(1, n + 1):
+        max_places = max(max_places, pl_start[t + 1] - pl_start[t])
+    cand = np.empty((n + 1, max_places), np.int32)
+    cand_cost = np.empty((n + 1, max_places), np.int32)
+    raw_id = np.empty(max_places, np.int32)
+    raw_cost = np.empty(max_places, np.int32)
+    bucket = np.zeros(4 * n + 2, np.int64)
+    ncand = np.zeros(n + 1, np.int64)
+    pos = np.zeros(n + 1, np.int64)
+    saved = np.empty((n + 1, 4), np.uint64)
+    chosen = np.zeros(n + 1, np.int64)
+    totals = np.zeros(n + 2, np.int64)
+    hint = np.zeros(n + 1, np.int64)
+    for t in range(1, n + 1):
+        hint[t] = pl_start[t]
+
+    best = limit0
+    count = 0
+    found = 0
+    nodes = 0
+    splits = 0
+    status = STATUS_DONE
+
+    # Replay the prefix.
+    depth = 0
+    for d in range(prefix.shape[0]):
+        p = prefix[d]
+        t = n - d
+        x = pl_x[p]
+        y = pl_y[p]
+        h = pl_h[p]
+        v = pl_v[p]
+        c = _added(rows, cols, t, x, y, h, v)
+        saved[d, 0] = rows[y]
+        saved[d, 1] = rows[y + t]
+        saved[d, 2] = cols[x]
+        saved[d, 3] = cols[x + t]
+        rows[y] &= ~h
+        rows[y + t] &= ~h
+        cols[x] &= ~v
+        cols[x + t] &= ~v
+        chosen[d] = p
+        totals[d + 1] = totals[d] + c
+        depth = d + 1
+    start = depth
+    limit = best if counting else best - 1
+
+    if totals[start] > limit:
+        depth = -1  # nothing below this prefix can be within the limit
+    elif start == n:
+        found = 1
+        best = totals[n]
+        count = 1
+        for d in range(n):
+            best_path[d] = chosen[d]
+        depth = -1
+    else:
+        ncand[start] = 0
+
+    expand = depth >= 0
+    while depth >= 0:
+        if expand:
+            expand = False
+            d = depth
+            t = n - d
+            base = totals[d]
+            symmetric = True
+            for i in range(words):
+                if rows[i] != cols[i]:
+                    symmetric = False
+                    break
+            m = 0
+            cheapest = 4 * t + 1
+            free_id = -1
+            dead = False
+            if lookahead and (d == start or cand_cost[d - 1, pos[d - 1] - 1] > 0):
+                slack = limit - base
+                for u in range(t - 1, slack // 2, -1):
+                    q = hint[u]
+                    if _added(rows, cols, u, pl_x[q], pl_y[q], pl_h[q], pl_v[q]) <= slack:
+                        continue
+                    ok = False
+                    for q in range(pl_start[u], pl_start[u + 1]):
+                        if _added(rows, cols, u, pl_x[q], pl_y[q], pl_h[q], pl_v[q]) <= slack:
+                            hint[u] = q
+                            ok = True
+                            break
+                    if not ok:
+                        dead = True
+                        break
+            for p in range(pl_start[t], pl_start[t + 1] if not dead else pl_start[t]):
+                x = pl_x[p]
+                y = pl_y[p]
+                if symmetric and y > x:
+                    continue
+                c = _added(rows, cols, t, x, y, pl_h[p], pl_v[p])
+                if c == 0:
+                    free_id = p
+                    break
+                if max_added and c > 2 * t:
+                    continue
+                if greedy:
+                    if c < cheapest:
+                        cheapest = c
+                        m = 0
+                    if c == cheapest:
+                        raw_id[m] = p
+                        raw_cost[m] = c
+                        m += 1
+                elif base + c <= limit:
+                    raw_id[m] = p
+                    raw_cost[m] = c
+                    m += 1
+            if free_id >= 0:
+                cand[d, 0] = free_id
+                cand_cost[d, 0] = 0
+                ncand[d] = 1
+            elif greedy:
+                if base + cheapest > limit:
+                    m = 0
+                for i in range(m):
+                    cand[d, i] = raw_id[i]
+                    cand_cost[d, i] = raw_cost[i]
+                ncand[d] = m
+            else:
+                # Counting sort by matches added (stable: placement order within a cost).
+                top = 4 * t + 1
+                for c in range(top + 1):
+                    bucket[c] = 0
+                for i in range(m):
+                    bucket[raw_cost[i] + 1] += 1
+                for c in range(1, top + 1):
+                    bucket[c] += bucket[c - 1]
+                for i in range(m):
+                    c = raw_cost[i]
+                    j = bucket[c]
+                    bucket[c] = j + 1
+                    cand[d, j] = raw_id[i]
+                    cand_cost[d, j] = c
+                ncand[d] = m
+            pos[d] = 0
+
+        d = depth
+        if pos[d] < ncand[d]:
+            i = pos[d]
+            pos[d] = i + 1
+            c = cand_cost[d, i]
+            if totals[d] + c > limit:
+                pos[d] = ncand[d]  # sorted by cost: the rest are over the limit too
+                continue
+            p = cand[d, i]
+            t = n - d
+            x = pl_x[p]
+            y = pl_y[p]
+            h = pl_h[p]
+            v = pl_v[p]
+            saved[d, 0] = rows[y]
+            saved[d, 1] = rows[y + t]
+            saved[d, 2] = cols[x]
+            saved[d, 3] = cols[x + t]
+            rows[y] &= ~h
+            rows[y + t] &= ~h
+            cols[x] &= ~v
+            cols[x + t] &= ~v
+            chosen[d] = p
+            total = totals[d] + c
+            totals[d + 1] = total
+            nodes += 1
+            if (nodes & _POLL_MASK) == 0:
+                control[NODES] = nodes
+                control[BEST] = best
+                if should_stop(control):
+                    status = STATUS_STOPPED
+                    break
+            leaf = d + 1 == n
+            cut = d + 1 == split_depth
+            if leaf:
+                if found == 0 or total < best:
+                    best = total
+                    count = 1
+                    found = 1
+                    for k in range(n):
+                        best_path[k] = chosen[k]
+                    limit = best if counting else best - 1
+                else:
+                    count += 1
+            elif cut:
+                if splits < split_out.shape[0]:
+                    for k in range(split_depth):
+                        split_out[splits, k] = chosen[k]
+                    splits += 1
+                else:
+                    status = STATUS_SPLIT_OVERFLOW
+                    break
+            if leaf or cut:
+                rows[y] = saved[d, 0]
+                rows[y + t] = saved[d, 1]
+                cols[x] = saved[d, 2]
+                cols[x + t] = saved[d, 3]
+                continue
+            depth = d + 1
+            expand = True
+        else:
+            if d == start:
+                break
+            depth = d - 1
+            d = depth
+            p = chosen[d]
+            t = n - d
+            x = pl_x[p]
+            y = pl_y[p]
+            rows[y] = saved[d, 0]
+            rows[y + t] = saved[d, 1]
+            cols[x] = saved[d, 2]
+            cols[x + t] = saved[d, 3]
+
+    control[NODES] = nodes
+    control[BEST] = best
+    stats[STAT_BEST] = best
+    stats[STAT_COUNT] = count
+    stats[STAT_NODES] = nodes
+    stats[STAT_STATUS] = status
+    stats[STAT_FOUND] = found
+    stats[STAT_SPLITS] = splits
+    return splits

@@ -32,6 +32,7 @@ def plain_search(descriptor: dict[str, Any], seconds: float | None = None) -> di
     counting = descriptor["count"]
     greedy = descriptor["greedy"]
     max_added = descriptor["max_added"]
+    lookahead = descriptor.get("lookahead", True)
     best = 2 * n * (n + 1) + 1 if descriptor["bound"] is None else int(descriptor["bound"])
     deadline = None if seconds is None else time.perf_counter() + seconds
 
@@ -59,9 +60,33 @@ def plain_search(descriptor: dict[str, Any], seconds: float | None = None) -> di
     start = len(ids)
     limit = best if counting else best - 1
 
+    hint = [start_of[u] for u in range(n + 1)]
+
+    def hopeless(u: int, slack: int) -> bool:
+        """No placement of size u adds at most `slack` matches (the kernel's lookahead)."""
+        q = hint[u]
+        if cost(u, q) <= slack:
+            return False
+        for q in range(start_of[u], start_of[u + 1]):
+            if cost(u, q) <= slack:
+                hint[u] = q
+                return False
+        return True
+
+    def cost(u: int, q: int) -> int:
+        x, y, h, v = xs[q], ys[q], hs[q], vs[q]
+        return (rows[y] & h).bit_count() + (rows[y + u] & h).bit_count() + (cols[x] & v).bit_count() + (cols[x + u] & v).bit_count()
+
     def expand(d: int) -> None:
         t = n - d
         base = totals[d]
+        pos[d] = 0
+        if lookahead and (d == start or cands[d - 1][pos[d - 1] - 1][1] > 0):
+            slack = limit - base
+            for u in range(t - 1, slack // 2, -1):
+                if hopeless(u, slack):
+                    cands[d] = []
+                    return
         symmetric = rows == cols
         raw: list[tuple[int, int]] = []
         cheapest = 4 * t + 1

@@ -76,17 +76,25 @@ STATUS_DONE, STATUS_STOPPED, STATUS_SPLIT_OVERFLOW = 0, 1, 2
 _POLL_MASK = (1 << 16) - 1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
+def _bits(x):
+    """`core.bits.popcount` behind one call: the intrinsic is typed and inlined here
+    once instead of at every call site (numba's inline="always" re-types its body at
+    each site, which tripled this module's compile time); LLVM still inlines it."""
+    return popcount(x)
+
+
+@numba.njit(cache=True, nogil=True)
 def _added(rows, cols, t, x, y, h, v):
     return (
-        popcount(rows[y] & h)
-        + popcount(rows[y + t] & h)
-        + popcount(cols[x] & v)
-        + popcount(cols[x + t] & v)
+        _bits(rows[y] & h)
+        + _bits(rows[y + t] & h)
+        + _bits(cols[x] & v)
+        + _bits(cols[x + t] & v)
     )
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
 def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y):
     """True when some placement of size u adds at most `slack` matches. Tries the last
     placement that passed first (the board only grows along a path, so it usually still
@@ -114,7 +122,7 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y):
         v = run << np.uint64(y)
         h = run
         for x in range(last + 1):
-            c = popcount(top & h) + popcount(bottom & h) + popcount(cols[x] & v) + popcount(cols[x + u] & v)
+            c = _bits(top & h) + _bits(bottom & h) + _bits(cols[x] & v) + _bits(cols[x + u] & v)
             if c <= slack:
                 hint_x[u] = x
                 hint_y[u] = y
@@ -250,7 +258,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     p = pl_start[t] + y * side + x_from
                 h = run << np.uint64(x_from)
                 for x in range(x_from, x_to):
-                    c = popcount(top & h) + popcount(bottom & h) + popcount(cols[x] & v) + popcount(cols[x + t] & v)
+                    c = _bits(top & h) + _bits(bottom & h) + _bits(cols[x] & v) + _bits(cols[x + t] & v)
                     h <<= one
                     if c == 0:
                         free_id = p

@@ -136,7 +136,7 @@ def parse_solution(obj: Any) -> Solution:
 
         if looks_like_drawing(text):
             return parse_drawing(obj)
-        if text[:1] in "[{":
+        if text[:1] and text[:1] in "[{":
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as exc:

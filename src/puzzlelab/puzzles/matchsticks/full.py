@@ -26,7 +26,7 @@ from puzzlelab.core.result import Budget, Result
 from puzzlelab.puzzles.matchsticks.common import COUNT, ROAM, WORKERS, check_roam
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
-from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
+from puzzlelab.puzzles.matchsticks.search import SearchOutcome, make_descriptor, run_search
 
 __all__ = ["METHOD", "full_search", "best_bound"]
 
@@ -40,7 +40,9 @@ BOUND_PHASES = (
 
 def best_bound(n: int, roam: int, budget: Budget, progress=None) -> tuple[int, list[list[int]], dict[str, Any]] | None:
     """The best answer of the bound searches, each run on a share of the budget (a
-    search stopped early still gives its best answer so far)."""
+    search stopped early still gives its best answer so far). `notes["proven"]` is set
+    when a diagonal search whose restriction is vacuous (n <= k + 1) completed: that
+    search was the full one, its answer is optimal already."""
     best: tuple[int, list[list[int]]] | None = None
     notes: dict[str, Any] = {}
     started = time.perf_counter()
@@ -50,9 +52,14 @@ def best_bound(n: int, roam: int, budget: Budget, progress=None) -> tuple[int, l
         phase = budget.sub(seconds=cap, fraction=share)
         outcome = run_search(make_descriptor(n, roam=roam, **options), budget=phase, progress=progress)
         notes[label] = outcome.best
+        notes["nodes"] = notes.get("nodes", 0) + outcome.nodes
         if outcome.best is not None and (best is None or outcome.best < best[0]):
             best = (outcome.best, outcome.solution)
             notes["bound_method"] = label
+        vacuous = "free_below" in options and roam == 0 and options["free_below"] >= n - 1
+        if vacuous and outcome.complete:
+            notes["proven"] = True
+            break
     notes["bound_seconds"] = round(time.perf_counter() - started, 6)
     if best is None:
         return None
@@ -94,6 +101,10 @@ def full_search(
         # A bound given without an answer: look for answers of at most that many matches.
         base = make_descriptor(n, roam=roam, max_added=max_added, count=count_solutions, bound=bound + 1)
         extra["bound_given"] = bound
+    if known is not None and extra["bounds"].get("proven") and not count_solutions and not max_added:
+        # The bound search was the whole search (nothing restricted for this n).
+        done = SearchOutcome(known[0], known[1], 0, extra["bounds"]["nodes"], True, 1, 1, extra["bounds"]["bound_seconds"])
+        return to_result(done, method_name, roam=roam, proves=not max_added, counted=False, extra=extra)
     if subtrees == 0:
         subtrees = 16 * workers if workers > 1 else (256 if checkpoint else (32 if n >= 20 else 0))
     outcome = run_search(

@@ -84,6 +84,7 @@ MODES = [
     {"greedy": True, "count": True},
     {"free_below": 4, "count": True},
     {"max_added": True, "count": True},
+    {"greedy": True, "greedy_slack": 2, "count": True},
 ]
 
 
@@ -145,7 +146,7 @@ def test_checkpoint_resumes_after_an_interruption(tmp_path):
     assert second.stats["resumed_subtrees"] == 3
     fresh = PUZZLE.solve(Instance(18), "full", budget=300, count_solutions=True, bound=226)
     assert second.stats["optimal_solutions"] == fresh.stats["optimal_solutions"]
-    with pytest.raises(ValueError, match="another search"):
+    with pytest.raises(InvalidInstance, match="another search"):
         PUZZLE.solve(Instance(18), "full", budget=300, checkpoint=str(path), bound=226)
 
 
@@ -177,3 +178,14 @@ def test_roam_must_fit_the_word():
         PUZZLE.solve(Instance(40), "full", budget=5, roam=12)
     assert info.value.field == "roam"
     assert [len(root_prefixes(9, m)) for m in range(4)] == [1, 3, 6, 10]
+
+
+def test_ray_backend_missing_is_a_clear_error():
+    try:
+        import puzzlelab.core.ray_backend  # noqa: F401
+    except ImportError:
+        with pytest.raises(InvalidInstance) as info:
+            PUZZLE.solve(Instance(20), "full", budget=60, backend="ray", bound=264)
+        assert info.value.field == "backend" and "ray" in str(info.value)
+    else:
+        pytest.skip("a ray backend is installed here")

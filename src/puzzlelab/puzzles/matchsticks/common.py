@@ -5,7 +5,7 @@ from __future__ import annotations
 from puzzlelab.core.puzzle import InvalidInstance, Option
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA, Instance
 
-__all__ = ["ROAM", "COUNT", "WORKERS", "check_roam"]
+__all__ = ["ROAM", "COUNT", "WORKERS", "BOUND", "check_roam", "limit_from"]
 
 ROAM = Option(
     "roam",
@@ -31,3 +31,10 @@ def check_roam(instance: Instance, roam: int) -> None:
             f"n = {instance.n} allows roam <= {(MAX_AREA - instance.n) // 2}, got {roam}",
             field="roam",
         )
+
+BOUND = Option("bound", "int", None, "search only answers of at most this many matches", minimum=0)
+
+
+def limit_from(bound: int | None) -> int | None:
+    """The kernel's strict bound for 'answers of at most `bound` matches'."""
+    return None if bound is None else int(bound) + 1

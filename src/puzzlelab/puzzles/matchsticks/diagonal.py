@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from puzzlelab.core.puzzle import Method, Option
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.matchsticks.common import COUNT, ROAM, check_roam
+from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, ROAM, WORKERS, check_roam, limit_from
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
@@ -30,22 +30,34 @@ FREE_BELOW = Option(
 )
 
 
-def diagonal_search(instance: Instance, *, budget: Budget, progress=None, seed: int = 0, free_below: int = 20, count_solutions: bool = False, roam: int = 0) -> Result:
+def diagonal_search(
+    instance: Instance,
+    *,
+    budget: Budget,
+    progress=None,
+    seed: int = 0,
+    free_below: int = 20,
+    bound: int | None = None,
+    count_solutions: bool = False,
+    roam: int = 0,
+    workers: int = 1,
+) -> Result:
     """Exact optimum of the diagonal-restricted search (status feasible; optimal when
     the restriction is vacuous: k >= n - 1 without roam)."""
     check_roam(instance, roam)
     n = instance.n
     if n == 0:
         return empty_result("diagonal")
-    base = make_descriptor(n, roam=roam, free_below=free_below, count=count_solutions)
-    outcome = run_search(base, budget=budget, progress=progress)
+    base = make_descriptor(n, roam=roam, free_below=free_below, count=count_solutions, bound=limit_from(bound))
+    target = 8 * workers if workers > 1 else 0
+    outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=target)
     vacuous = free_below > n or (roam == 0 and free_below >= n - 1)
-    return to_result(outcome, "diagonal", roam=roam, proves=vacuous, counted=count_solutions, extra={"free_below": free_below})
+    return to_result(outcome, "diagonal", roam=roam, proves=vacuous, counted=count_solutions, extra={"free_below": free_below, "bound_given": bound})
 
 
 METHOD = Method(
     "diagonal",
     "fast bound: squares of size >= free_below on the main diagonal (exact optimum of that restricted search)",
     diagonal_search,
-    options=(FREE_BELOW, COUNT, ROAM),
+    options=(FREE_BELOW, BOUND, COUNT, ROAM, WORKERS),
 )

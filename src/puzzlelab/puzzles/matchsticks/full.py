@@ -80,6 +80,8 @@ def full_search(
     subtrees: int = 0,
     checkpoint: str | None = None,
     roam: int = 0,
+    backend: str = "local",
+    address: str | None = None,
     method_name: str = "full",
 ) -> Result:
     """Exhaustive search; status optimal when it completes (unless max_added)."""
@@ -107,15 +109,24 @@ def full_search(
         return to_result(done, method_name, roam=roam, proves=not max_added, counted=False, extra=extra)
     if subtrees == 0:
         subtrees = 16 * workers if workers > 1 else (256 if checkpoint else (32 if n >= 20 else 0))
-    outcome = run_search(
-        base,
-        known=known,
-        budget=budget,
-        progress=progress,
-        workers=workers,
-        target_subtrees=subtrees,
-        checkpoint=checkpoint,
-    )
+    if backend != "local" and subtrees < 64:
+        subtrees = 64
+    try:
+        outcome = run_search(
+            base,
+            known=known,
+            budget=budget,
+            progress=progress,
+            workers=workers,
+            target_subtrees=subtrees,
+            checkpoint=checkpoint,
+            backend=backend,
+            address=address,
+        )
+    except ValueError as exc:  # a checkpoint of another search, a damaged file
+        raise InvalidInstance(f"option --checkpoint: {exc}", field="checkpoint") from None
+    except RuntimeError as exc:  # e.g. the ray backend is not installed here
+        raise InvalidInstance(f"option --backend: {exc}", field="backend") from None
     if known is not None and outcome.best == known[0]:
         extra["improved_bound"] = False
     elif known is not None and outcome.best is not None:
@@ -135,6 +146,8 @@ METHOD = Method(
         Option("subtrees", "int", 0, "cut the search into at least this many subtrees (0: automatic)", minimum=0, maximum=10_000_000),
         Option("checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it"),
         ROAM,
+        Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray")),
+        Option("address", "str", None, "ray cluster address (backend ray)"),
     ),
     exact=True,
 )

@@ -9,9 +9,9 @@ greedy descent finds an answer at once and bounds the rest).
 
 from __future__ import annotations
 
-from puzzlelab.core.puzzle import Method
+from puzzlelab.core.puzzle import Method, Option
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.matchsticks.common import COUNT, ROAM, WORKERS, check_roam
+from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, ROAM, WORKERS, check_roam, limit_from
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
@@ -19,21 +19,41 @@ from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
 __all__ = ["METHOD", "greedy_search"]
 
 
-def greedy_search(instance: Instance, *, budget: Budget, progress=None, seed: int = 0, count_solutions: bool = False, roam: int = 0, workers: int = 1) -> Result:
-    """Exact optimum of the greedy-restricted search (status feasible)."""
+def greedy_search(
+    instance: Instance,
+    *,
+    budget: Budget,
+    progress=None,
+    seed: int = 0,
+    slack: int = 0,
+    bound: int | None = None,
+    count_solutions: bool = False,
+    roam: int = 0,
+    workers: int = 1,
+) -> Result:
+    """Exact optimum of the greedy-restricted search (status feasible). `slack` s also
+    keeps the placements adding up to s matches more than the cheapest (a wider,
+    slower search; s = 0 is the published greedy); `bound` keeps only answers of at
+    most that many matches (unknown when there is none)."""
     check_roam(instance, roam)
     n = instance.n
     if n == 0:
         return empty_result("greedy")
-    base = make_descriptor(n, roam=roam, greedy=True, count=count_solutions)
+    base = make_descriptor(n, roam=roam, greedy=True, greedy_slack=slack, count=count_solutions, bound=limit_from(bound))
     target = 8 * workers if workers > 1 else 0
     outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=target)
-    return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions)
+    return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions, extra={"slack": slack, "bound_given": bound})
 
 
 METHOD = Method(
     "greedy",
     "bound: each size only where it adds the fewest matches, all ties tried (exact optimum of that search)",
     greedy_search,
-    options=(COUNT, ROAM, WORKERS),
+    options=(
+        Option("slack", "int", 0, "also try placements adding up to this many matches more than the cheapest", minimum=0, maximum=16),
+        BOUND,
+        COUNT,
+        ROAM,
+        WORKERS,
+    ),
 )

@@ -20,7 +20,8 @@ Search rules (all from the write-up, so that counts of optimal solutions agree):
 - a placement is tried only if the total stays within the limit: `best - 1` when
   proving (only strictly better answers are wanted), `best` when counting solutions.
 Restrictions picked by `flags`: GREEDY keeps only the placements adding the fewest
-matches (all ties), MAX_ADDED drops placements adding more than 2t; the diagonal method
+matches (all ties; `flags >> 8` widens that to the cheapest + slack), MAX_ADDED drops
+placements adding more than 2t; the diagonal method
 needs no flag, its placement tables hold only diagonal corners for the large sizes.
 
 Beyond the write-up (FLAG_LOOKAHEAD): the final board contains the current board plus
@@ -53,6 +54,8 @@ __all__ = [
     "FLAG_COUNT",
     "FLAG_GREEDY",
     "FLAG_MAX_ADDED",
+    "FLAG_LOOKAHEAD",
+    "GREEDY_SLACK_SHIFT",
     "STAT_BEST",
     "STAT_COUNT",
     "STAT_NODES",
@@ -68,6 +71,7 @@ FLAG_COUNT = 1  # limit is `best` (ties kept and counted) instead of `best - 1`
 FLAG_GREEDY = 2  # only the cheapest placements of each size
 FLAG_MAX_ADDED = 4  # a size-t square may add at most 2t matches
 FLAG_LOOKAHEAD = 8  # prune a node where some smaller size cannot be added within the limit
+GREEDY_SLACK_SHIFT = 8  # flags >> 8: with GREEDY, also keep placements up to this many matches above the cheapest
 
 STAT_BEST, STAT_COUNT, STAT_NODES, STAT_STATUS, STAT_FOUND, STAT_SPLITS = 0, 1, 2, 3, 4, 5
 STATS_LEN = 8
@@ -80,8 +84,9 @@ _POLL_MASK = (1 << 16) - 1
 def _bits(x):
     """`core.bits.popcount` behind one call: the intrinsic is typed and inlined here
     once instead of at every call site (numba's inline="always" re-types its body at
-    each site, which tripled this module's compile time); LLVM still inlines it."""
-    return popcount(x)
+    each site); LLVM still inlines it. Returned as int64: popcount's uint64 mixed with
+    the int64 totals would turn every sum and comparison into float64."""
+    return np.int64(popcount(x))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -155,6 +160,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     greedy = (flags & FLAG_GREEDY) != 0
     max_added = (flags & FLAG_MAX_ADDED) != 0
     lookahead = (flags & FLAG_LOOKAHEAD) != 0
+    greedy_slack = flags >> GREEDY_SLACK_SHIFT
 
     max_places = 1
     for t in range(1, n + 1):
@@ -264,15 +270,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                         free_id = p
                         break
                     if not (max_added and c > 2 * t):
-                        if greedy:
-                            if c < cheapest:
-                                cheapest = c
-                                m = 0
-                            if c == cheapest:
-                                raw_id[m] = p
-                                raw_cost[m] = c
-                                m += 1
-                        elif base + c <= limit:
+                        if c < cheapest:
+                            cheapest = c
+                        if base + c <= limit:
                             raw_id[m] = p
                             raw_cost[m] = c
                             m += 1
@@ -283,29 +283,26 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 cand[d, 0] = free_id
                 cand_cost[d, 0] = 0
                 ncand[d] = 1
-            elif greedy:
-                if base + cheapest > limit:
-                    m = 0
-                for i in range(m):
-                    cand[d, i] = raw_id[i]
-                    cand_cost[d, i] = raw_cost[i]
-                ncand[d] = m
             else:
-                # Counting sort by matches added (stable: placement order within a cost).
-                top = 4 * t + 1
-                for c in range(top + 1):
+                # Counting sort by matches added (stable: placement order within a
+                # cost), keeping only costs up to `top` (greedy: the cheapest + slack).
+                top = min(4 * t, cheapest + greedy_slack) if greedy else 4 * t
+                for c in range(top + 2):
                     bucket[c] = 0
                 for i in range(m):
-                    bucket[raw_cost[i] + 1] += 1
-                for c in range(1, top + 1):
+                    if raw_cost[i] <= top:
+                        bucket[raw_cost[i] + 1] += 1
+                for c in range(1, top + 2):
                     bucket[c] += bucket[c - 1]
+                kept = bucket[top + 1]
                 for i in range(m):
                     c = raw_cost[i]
-                    j = bucket[c]
-                    bucket[c] = j + 1
-                    cand[d, j] = raw_id[i]
-                    cand_cost[d, j] = c
-                ncand[d] = m
+                    if c <= top:
+                        j = bucket[c]
+                        bucket[c] = j + 1
+                        cand[d, j] = raw_id[i]
+                        cand_cost[d, j] = c
+                ncand[d] = kept
             pos[d] = 0
 
         d = depth

@@ -31,6 +31,7 @@ def plain_search(descriptor: dict[str, Any], seconds: float | None = None) -> di
     start_of = [int(v) for v in tables.start]
     counting = descriptor["count"]
     greedy = descriptor["greedy"]
+    greedy_slack = descriptor.get("greedy_slack", 0)
     max_added = descriptor["max_added"]
     lookahead = descriptor.get("lookahead", True)
     best = 2 * n * (n + 1) + 1 if descriptor["bound"] is None else int(descriptor["bound"])
@@ -102,18 +103,11 @@ def plain_search(descriptor: dict[str, Any], seconds: float | None = None) -> di
                 return
             if max_added and c > 2 * t:
                 continue
-            if greedy:
-                if c < cheapest:
-                    cheapest = c
-                    raw = []
-                if c == cheapest:
-                    raw.append((p, c))
-            elif base + c <= limit:
+            cheapest = min(cheapest, c)
+            if base + c <= limit:
                 raw.append((p, c))
-        if greedy:
-            cands[d] = raw if base + cheapest <= limit else []
-        else:
-            cands[d] = sorted(raw, key=lambda pc: pc[1])  # stable, like the counting sort
+        top = cheapest + greedy_slack if greedy else 4 * t
+        cands[d] = sorted((pc for pc in raw if pc[1] <= top), key=lambda pc: pc[1])  # stable, like the counting sort
         pos[d] = 0
 
     depth = -1

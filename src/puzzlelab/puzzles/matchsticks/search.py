@@ -51,6 +51,7 @@ def make_descriptor(
     roam: int = 0,
     free_below: int | None = None,
     greedy: bool = False,
+    greedy_slack: int = 0,
     max_added: bool = False,
     count: bool = False,
     bound: int | None = None,
@@ -62,6 +63,7 @@ def make_descriptor(
         "roam": int(roam),
         "free_below": None if free_below is None else int(free_below),
         "greedy": bool(greedy),
+        "greedy_slack": int(greedy_slack),
         "max_added": bool(max_added),
         "count": bool(count),
         "bound": None if bound is None else int(bound),
@@ -70,13 +72,14 @@ def make_descriptor(
 
 
 def _flags(descriptor: dict[str, Any]) -> int:
-    from puzzlelab.puzzles.matchsticks.kernels import FLAG_COUNT, FLAG_GREEDY, FLAG_MAX_ADDED
+    from puzzlelab.puzzles.matchsticks.kernels import FLAG_COUNT, FLAG_GREEDY, FLAG_LOOKAHEAD, FLAG_MAX_ADDED, GREEDY_SLACK_SHIFT
 
     return (
         (FLAG_COUNT if descriptor["count"] else 0)
         | (FLAG_GREEDY if descriptor["greedy"] else 0)
         | (FLAG_MAX_ADDED if descriptor["max_added"] else 0)
-        | (8 if descriptor.get("lookahead", True) else 0)
+        | (FLAG_LOOKAHEAD if descriptor.get("lookahead", True) else 0)
+        | (int(descriptor.get("greedy_slack", 0)) << GREEDY_SLACK_SHIFT if descriptor["greedy"] else 0)
     )
 
 
@@ -273,13 +276,16 @@ def run_search(
     workers: int = 1,
     target_subtrees: int = 0,
     checkpoint: str | os.PathLike | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SearchOutcome:
     """Search the whole space of `base` (a descriptor without prefix).
 
     - `known`: an answer (value, squares) already in hand; its value is the starting
       bound (proving: only better answers are searched; counting: ties are counted).
     - `target_subtrees`: cut into at least this many subtrees (0: one per root prefix).
-    - `workers` > 1 runs subtrees in `core.parallel` worker processes.
+    - `workers` > 1 runs subtrees in `core.parallel` worker processes; `backend="ray"`
+      (with `address`) hands the same descriptors to a Ray cluster through core.parallel.
     - `checkpoint`: a JSON file; finished subtrees are recorded there and skipped when
       the same search is run again.
     """
@@ -343,7 +349,7 @@ def run_search(
         )
 
     complete = True
-    if workers <= 1 or len(pending) <= 1:
+    if backend == "local" and (workers <= 1 or len(pending) <= 1):
         for k, index in enumerate(pending):
             # The first subtree always runs: the kernel polls the budget itself (every
             # 2^16 nodes), so a small search still completes when numba compilation
@@ -364,7 +370,7 @@ def run_search(
         from puzzlelab.core.parallel import run_tasks
 
         tasks = _LazySubtreeTasks(base, prefixes, pending, bound_now)
-        for outcome in run_tasks(tasks, workers=workers, budget=budget, grace=2.0):
+        for outcome in run_tasks(tasks, workers=workers, budget=budget, grace=2.0, backend=backend, address=address):
             index = pending[outcome.index]
             if not outcome.ok or outcome.value is None:
                 complete = False

@@ -134,4 +134,4 @@ def prefix_squares(tables: Tables, ids: Any) -> list[list[int]]:
 
 def space_key(descriptor: dict[str, Any]) -> dict[str, Any]:
     """The part of a descriptor that fixes the search (everything but prefix and bound)."""
-    return {k: descriptor[k] for k in ("n", "roam", "free_below", "greedy", "max_added", "count")}
+    return {k: descriptor.get(k) for k in ("n", "roam", "free_below", "greedy", "greedy_slack", "max_added", "count")}

@@ -77,3 +77,15 @@ def test_catalog_and_help(app):
     for word in ("--free-below", "--count-solutions", "--max-added", "--roam", "--checkpoint", "auto (default)"):
         assert word in help_text
     assert "Example: puzzlelab matchsticks table" in runner.invoke(app, ["matchsticks", "table", "--help"]).output
+
+
+def test_table_jobs_ship_each_n_through_core_parallel(app):
+    result = runner.invoke(app, ["matchsticks", "table", "--n", "3..8", "--method", "full", "--jobs", "2", "--json", "--no-store"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    published = published_rows()
+    assert [r["n"] for r in rows] == list(range(3, 9))
+    for r in rows:
+        assert r["verified"] and r["status"] == "optimal" and r["value"] == published[r["n"]]["best_known"]
+    bad = runner.invoke(app, ["matchsticks", "table", "--n", "3", "--backend", "cloud"])
+    assert bad.exit_code == 2 and "--backend" in bad.output

@@ -189,3 +189,15 @@ def test_ray_backend_missing_is_a_clear_error():
         assert info.value.field == "backend" and "ray" in str(info.value)
     else:
         pytest.skip("a ray backend is installed here")
+
+
+def test_batch_through_core_parallel_map_is_verified_on_the_driver():
+    from puzzlelab.puzzles.matchsticks.batch import solve_batch
+
+    rows = solve_batch([6, 5, 12], "full", seconds=120, options={"count_solutions": True}, workers=2)
+    assert [r["n"] for r in rows] == [6, 5, 12]
+    assert [r["value"] for r in rows] == [45, 35, 125]
+    assert all(r["verified"] and r["status"] == "optimal" for r in rows)
+    assert [r["result"].stats["optimal_solutions"] for r in rows[:2]] == [14, 3]
+    with pytest.raises(InvalidInstance):
+        solve_batch([64], "full")

@@ -50,7 +50,11 @@ def best_bound(n: int, roam: int, budget: Budget, progress=None) -> tuple[int, l
         if k and budget.expired():
             break
         phase = budget.sub(seconds=cap, fraction=share)
-        outcome = run_search(make_descriptor(n, roam=roam, **options), budget=phase, progress=progress)
+        # Each phase after the first looks only for answers strictly better than the
+        # best so far (the write-up chains its bounds the same way); None in the notes
+        # then means "nothing better".
+        below = None if best is None else best[0]
+        outcome = run_search(make_descriptor(n, roam=roam, bound=below, **options), budget=phase, progress=progress)
         notes[label] = outcome.best
         notes["nodes"] = notes.get("nodes", 0) + outcome.nodes
         if outcome.best is not None and (best is None or outcome.best < best[0]):

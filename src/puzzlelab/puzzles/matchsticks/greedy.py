@@ -12,6 +12,7 @@ from __future__ import annotations
 from puzzlelab.core.puzzle import Method, Option
 from puzzlelab.core.result import Budget, Result
 from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, ROAM, WORKERS, check_roam, limit_from
+from puzzlelab.puzzles.matchsticks.diagonal import seed_answer
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
@@ -39,10 +40,24 @@ def greedy_search(
     n = instance.n
     if n == 0:
         return empty_result("greedy")
-    base = make_descriptor(n, roam=roam, greedy=True, greedy_slack=slack, count=count_solutions, bound=limit_from(bound))
+    extra: dict = {"slack": slack, "bound_given": bound}
     target = 8 * workers if workers > 1 else 0
+    if bound is None:
+        # The write-up feeds the diagonal bound into the greedy search. The diagonal
+        # answer need not be a greedy one, so it is an inclusive limit, not a known
+        # answer: a complete search within it that finds something has the exact greedy
+        # optimum; one that finds nothing is redone without the limit.
+        seeded = seed_answer(n, roam, 2, budget)
+        if seeded is not None:
+            extra["seed"] = seeded[0]
+            base = make_descriptor(n, roam=roam, greedy=True, greedy_slack=slack, count=count_solutions, bound=limit_from(seeded[0]))
+            outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=target)
+            if outcome.best is not None:
+                return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions, extra=extra)
+            extra["seed_nodes"] = outcome.nodes  # nothing within the seed: search on unlimited
+    base = make_descriptor(n, roam=roam, greedy=True, greedy_slack=slack, count=count_solutions, bound=limit_from(bound))
     outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=target)
-    return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions, extra={"slack": slack, "bound_given": bound})
+    return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions, extra=extra)
 
 
 METHOD = Method(

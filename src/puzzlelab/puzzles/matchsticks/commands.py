@@ -72,10 +72,12 @@ def table(
     missing = 0
     same = 0
     compared = 0
-    if not as_json:
-        typer.echo(f"{'n':>3} {'ours':>6} {'status':<9} {column:>15} {'':>5} {'seconds':>9}  nodes")
     try:
+        # A batch (jobs > 1, ray) is solved here at once, so that its errors (no ray
+        # backend, say) come before the header; one-by-one solving is lazy.
         solved = _solve_each(instances, method, options, budget, jobs, backend, address)
+        if not as_json:
+            typer.echo(f"{'n':>3} {'ours':>6} {'status':<9} {column:>15} {'':>5} {'seconds':>9}  nodes")
         for instance, result, seconds in solved:
             missing_one, same_one, compared_one = _print_row(instance, result, seconds, column, published, store, as_json)
             missing += missing_one
@@ -94,19 +96,27 @@ def table(
 
 
 def _solve_each(instances, method, options, budget, jobs, backend, address):
-    """(instance, verified result, seconds) per instance, in order: one after another
-    here, or as one `batch.solve_batch` call (jobs > 1 or a ray backend)."""
-    from puzzlelab.core.result import Budget, Result, Status
-    from puzzlelab.puzzles.matchsticks import PUZZLE
+    """(instance, verified result, seconds) per instance, in order: as one
+    `batch.solve_batch` call (jobs > 1 or a ray backend; a list), or one after another
+    as they are printed (a generator)."""
+    from puzzlelab.core.result import Result, Status
 
     if jobs > 1 or backend != "local":
         from puzzlelab.puzzles.matchsticks.batch import solve_batch
 
         rows = solve_batch([i.n for i in instances], method, seconds=budget, options=options, workers=jobs, backend=backend, address=address)
+        solved = []
         for instance, row in zip(instances, rows):
             result = row["result"] or Result(None, None, Status.UNKNOWN, method, stats={"error": row.get("error")})
-            yield instance, result, float(result.stats.get("seconds") or 0.0)
-        return
+            solved.append((instance, result, float(result.stats.get("seconds") or 0.0)))
+        return solved
+    return _one_by_one(instances, method, options, budget)
+
+
+def _one_by_one(instances, method, options, budget):
+    from puzzlelab.core.result import Budget
+    from puzzlelab.puzzles.matchsticks import PUZZLE
+
     for instance in instances:
         started = time.perf_counter()
         result = PUZZLE.solve(instance, method, budget=Budget(budget), **options)

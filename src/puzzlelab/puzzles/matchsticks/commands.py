@@ -1,0 +1,153 @@
+"""Extra CLI verbs of the matchsticks puzzle (registered through `Puzzle.commands`).
+
+`table` solves a range of n with one method and prints each verified value beside the
+published one: the column of A294249's table that method reproduces (diagonal with
+free_below 1 or 20, greedy), or the best known value.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Annotated, Optional
+
+import typer
+
+__all__ = ["table", "published_column"]
+
+
+def published_column(method: str, free_below: int | None) -> str:
+    """Which published column a method's exact optimum is compared with."""
+    if method == "greedy":
+        return "greedy_best"
+    if method == "diagonal":
+        return {1: "diagonal1_best", 0: "diagonal1_best", 20: "diagonal20_best"}.get(free_below if free_below is not None else 20, "best_known")
+    return "best_known"
+
+
+def table(
+    n: Annotated[str, typer.Option("--n", help="Values of n: a number, a range 1..46, or a list 1,5,9..12.")] = "1..20",
+    method: Annotated[str, typer.Option(help="Method: greedy, diagonal, full or auto.")] = "greedy",
+    free_below: Annotated[Optional[int], typer.Option(help="diagonal only: sizes below this are free (1: all on the diagonal).")] = None,
+    budget: Annotated[float, typer.Option(help="Seconds allowed per n.", min=0)] = 60.0,
+    workers: Annotated[int, typer.Option(help="Worker processes inside each solve (diagonal, greedy, full).", min=1)] = 1,
+    jobs: Annotated[int, typer.Option(help="Solve this many n at once, one task per n through core.parallel.", min=1)] = 1,
+    backend: Annotated[str, typer.Option(help="Where the per-n tasks run: local worker processes or a ray cluster.")] = "local",
+    address: Annotated[Optional[str], typer.Option(help="Ray cluster address (backend ray).", envvar="RAY_ADDRESS")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per n.")] = False,
+    store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
+) -> None:
+    """Solve n over a range with one method and print each verified value beside the
+    published figure (the matching column of A294249's table). Exit status 1 if some n
+    got no answer within its budget.
+
+    Example: puzzlelab matchsticks table --n 1..46 --method greedy
+    """
+    from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
+    from puzzlelab.puzzles.matchsticks import PUZZLE
+    from puzzlelab.puzzles.matchsticks.reference import published_table
+
+    try:
+        values = parse_range(n, "--n")
+        chosen = PUZZLE.method(method)
+        options = {}
+        if free_below is not None:
+            if method != "diagonal":
+                raise InvalidInstance("--free-below: only the diagonal method has it", field="free_below")
+            options["free_below"] = free_below
+        if workers > 1:
+            if "workers" not in {o.name for o in chosen.options}:
+                raise InvalidInstance(f"--workers: method {method!r} runs in one process", field="workers")
+            options["workers"] = workers
+        if backend not in ("local", "ray"):
+            raise InvalidInstance(f"--backend: expected local or ray, got {backend!r}", field="backend")
+        chosen.parse_options(options)
+        instances = [PUZZLE.parse(v) for v in values]
+    except InvalidInstance as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    column = published_column(method, free_below)
+    published = published_table()
+    missing = 0
+    same = 0
+    compared = 0
+    try:
+        # A batch (jobs > 1, ray) is solved here at once, so that its errors (no ray
+        # backend, say) come before the header; one-by-one solving is lazy.
+        solved = _solve_each(instances, method, options, budget, jobs, backend, address)
+        if not as_json:
+            typer.echo(f"{'n':>3} {'ours':>6} {'status':<9} {column:>15} {'':>5} {'seconds':>9}  nodes")
+        for instance, result, seconds in solved:
+            missing_one, same_one, compared_one = _print_row(instance, result, seconds, column, published, store, as_json)
+            missing += missing_one
+            same += same_one
+            compared += compared_one
+    except WrongAnswer as exc:
+        typer.echo(f"internal error (please report): {exc}", err=True)
+        raise typer.Exit(3) from None
+    except (InvalidInstance, RuntimeError) as exc:  # e.g. the ray backend is not installed
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if not as_json:
+        typer.echo(f"{same} of {compared} equal the published {column}; {missing} without an answer in {budget:g} s")
+    if missing:
+        raise typer.Exit(1)
+
+
+def _solve_each(instances, method, options, budget, jobs, backend, address):
+    """(instance, verified result, seconds) per instance, in order: as one
+    `batch.solve_batch` call (jobs > 1 or a ray backend; a list), or one after another
+    as they are printed (a generator)."""
+    from puzzlelab.core.result import Result, Status
+
+    if jobs > 1 or backend != "local":
+        from puzzlelab.puzzles.matchsticks.batch import solve_batch
+
+        rows = solve_batch([i.n for i in instances], method, seconds=budget, options=options, workers=jobs, backend=backend, address=address)
+        solved = []
+        for instance, row in zip(instances, rows):
+            result = row["result"] or Result(None, None, Status.UNKNOWN, method, stats={"error": row.get("error")})
+            solved.append((instance, result, float(result.stats.get("seconds") or 0.0)))
+        return solved
+    return _one_by_one(instances, method, options, budget)
+
+
+def _one_by_one(instances, method, options, budget):
+    from puzzlelab.core.result import Budget
+    from puzzlelab.puzzles.matchsticks import PUZZLE
+
+    for instance in instances:
+        started = time.perf_counter()
+        result = PUZZLE.solve(instance, method, budget=Budget(budget), **options)
+        yield instance, result, time.perf_counter() - started
+
+
+def _print_row(instance, result, seconds, column, published, store, as_json):
+    """Print one table row (storing a verified result); returns (missing, same, compared)."""
+    from puzzlelab.puzzles.matchsticks import PUZZLE
+
+    missing = same = compared = 0
+    if store and result.verified:
+        from puzzlelab.core.store import Store
+
+        Store().add(PUZZLE.name, PUZZLE.instance_key(instance), result, PUZZLE.sense)
+    ref = published.get(instance.n, {}).get(column)
+    mark = ""
+    if result.value is None:
+        missing += 1
+        mark = "none"
+    elif ref is not None:
+        compared += 1
+        same += result.value == ref
+        # A restricted optimum must equal its column; our proven value must equal a
+        # proven one; anything else is an improvement or a shortfall.
+        complete = result.stats.get("complete", False)
+        mark = "=" if result.value == ref else ("BETTER" if result.value < ref else ("worse" if complete else "open"))
+    if as_json:
+        typer.echo(json.dumps({"n": instance.n, "value": result.value, "status": result.status.value, "published": ref, "column": column, "seconds": round(seconds, 3), "nodes": result.stats.get("nodes"), "verified": result.verified, "complete": result.stats.get("complete")}))
+    else:
+        value = "-" if result.value is None else str(result.value)
+        typer.echo(f"{instance.n:>3} {value:>6} {result.status.value:<9} {'' if ref is None else ref:>15} {mark:>5} {seconds:>9.2f}  {result.stats.get('nodes', '')}")
+    sys.stdout.flush()
+    return missing, int(same), compared

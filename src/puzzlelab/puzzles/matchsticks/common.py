@@ -1,0 +1,40 @@
+"""Options and checks shared by the methods."""
+
+from __future__ import annotations
+
+from puzzlelab.core.puzzle import InvalidInstance, Option
+from puzzlelab.puzzles.matchsticks.model import MAX_AREA, Instance
+
+__all__ = ["ROAM", "COUNT", "WORKERS", "BOUND", "check_roam", "limit_from"]
+
+ROAM = Option(
+    "roam",
+    "int",
+    0,
+    "let the smaller squares leave the largest one by up to this many units on every side (needs n + 2*roam <= 63)",
+    minimum=0,
+    maximum=31,
+)
+COUNT = Option(
+    "count_solutions",
+    "bool",
+    False,
+    "also count the optimal solutions of the search, up to the symmetry it breaks (stats.optimal_solutions)",
+)
+WORKERS = Option("workers", "int", 1, "worker processes sharing the subtrees (core.parallel)", minimum=1, maximum=256)
+
+
+def check_roam(instance: Instance, roam: int) -> None:
+    if instance.n + 2 * roam > MAX_AREA:
+        raise InvalidInstance(
+            f"option --roam: n + 2*roam must be at most {MAX_AREA} (one 64-bit word per row); "
+            f"n = {instance.n} allows roam <= {(MAX_AREA - instance.n) // 2}, got {roam}",
+            field="roam",
+        )
+
+BOUND = Option("bound", "int", None, "search only answers of at most this many matches", minimum=0)
+
+
+def limit_from(bound: int | None) -> int | None:
+    """The kernel's strict bound for 'answers of at most `bound` matches'."""
+    return None if bound is None else int(bound) + 1

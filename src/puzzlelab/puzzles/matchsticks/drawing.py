@@ -1,0 +1,174 @@
+"""Reading the field's ASCII drawing back into squares (the inverse of
+`render.draw_ascii`), so a published drawing can be checked, counted and redrawn.
+
+A drawing shows matches, not squares: each square is found from its size label and the
+corner the label rule puts it at (top-left, bottom-right, bottom-left, top-right: the
+first corner not labelled by a larger square). A square whose four corners were all
+labelled carries no label; it is looked for wherever all its sides are drawn and all its
+corners are labelled. Segments hidden under a label (the grid point itself, and the
+segment character a second digit covers) are unknown until a square explains them.
+Every drawn match must belong to some square, or the drawing is refused.
+"""
+
+from __future__ import annotations
+
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.puzzles.matchsticks.model import Solution, Square
+
+__all__ = ["looks_like_drawing", "parse_drawing"]
+
+# Box-drawing character -> (up, down, left, right) arms; mirrors render.BOX.
+_ARMS = {
+    " ": (0, 0, 0, 0),
+    "│": (1, 1, 0, 0),
+    "─": (0, 0, 1, 1),
+    "┌": (0, 1, 0, 1),
+    "┐": (0, 1, 1, 0),
+    "└": (1, 0, 0, 1),
+    "┘": (1, 0, 1, 0),
+    "├": (1, 1, 0, 1),
+    "┤": (1, 1, 1, 0),
+    "┬": (0, 1, 1, 1),
+    "┴": (1, 0, 1, 1),
+    "┼": (1, 1, 1, 1),
+    "╵": (1, 0, 0, 0),
+    "╷": (0, 1, 0, 0),
+    "╴": (0, 0, 1, 0),
+    "╶": (0, 0, 0, 1),
+}
+_BOX_CHARS = set(_ARMS) - {" "}
+
+
+def looks_like_drawing(text: str) -> bool:
+    return any(ch in _BOX_CHARS for ch in text)
+
+
+def _drawing_lines(text: str) -> list[str]:
+    lines = []
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("n=") or "matchsticks" in stripped or "diagonal" in stripped:
+            continue  # the header and the lines under a published drawing
+        lines.append(line)
+    return lines
+
+
+def _sides(s: int, x: int, y: int):
+    for i in range(s):
+        yield ("h", x + i, y)
+        yield ("h", x + i, y + s)
+        yield ("v", x, y + i)
+        yield ("v", x + s, y + i)
+
+
+def parse_drawing(text: str) -> Solution:
+    """Squares of an ASCII drawing; InvalidInstance saying what does not fit."""
+    lines = _drawing_lines(text)
+    if len(lines) < 2:
+        raise InvalidInstance("drawing: expected at least two lines of box-drawing characters", field="squares")
+    height = len(lines) - 1
+    width = (max(len(line) for line in lines) - 1) // 2
+    known: set[tuple[str, int, int]] = set()
+    hidden: set[tuple[str, int, int]] = set()
+    labels: dict[tuple[int, int], int] = {}
+    arms: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}
+    for y, line in enumerate(lines):
+        line = line.ljust(2 * width + 1)
+        i = 0
+        while i < len(line):
+            ch = line[i]
+            if ch.isdigit():
+                j = i
+                while j < len(line) and line[j].isdigit():
+                    j += 1
+                if i % 2:
+                    raise InvalidInstance(f"drawing line {y + 1}: label {line[i:j]} does not start at a grid point (column {i + 1})", field="squares")
+                labels[(i // 2, y)] = int(line[i:j])
+                arms[(i // 2, y)] = None
+                for k in range(i + 1, j):
+                    if k % 2:
+                        hidden.add(("h", k // 2, y))
+                    else:
+                        arms[(k // 2, y)] = None
+                i = j
+                continue
+            if i % 2 == 0:
+                if ch not in _ARMS:
+                    raise InvalidInstance(f"drawing line {y + 1}: unexpected character {ch!r} at column {i + 1}", field="squares")
+                arms[(i // 2, y)] = _ARMS[ch]
+            elif ch == "─":
+                known.add(("h", i // 2, y))
+            elif ch not in ". ":
+                raise InvalidInstance(f"drawing line {y + 1}: unexpected character {ch!r} at column {i + 1}", field="squares")
+            i += 1
+    for y in range(height):
+        for x in range(width + 1):
+            down = arms.get((x, y), (0, 0, 0, 0))
+            up = arms.get((x, y + 1), (0, 0, 0, 0))
+            a = None if down is None else down[1]
+            b = None if up is None else up[0]
+            if a is not None and b is not None and a != b:
+                raise InvalidInstance(f"drawing: the match below grid point ({x}, {y}) is drawn at one end only", field="squares")
+            value = a if a is not None else b
+            if value is None:
+                hidden.add(("v", x, y))
+            elif value:
+                known.add(("v", x, y))
+    if not labels:
+        raise InvalidInstance("drawing: no size labels found", field="squares")
+    allowed = known | hidden
+    n = max(labels.values())
+
+    def fits(s: int, x: int, y: int) -> bool:
+        return 0 <= x and 0 <= y and x + s <= width and y + s <= height and all(seg in allowed for seg in _sides(s, x, y))
+
+    squares: dict[int, Square] = {}
+    by_size = sorted(labels.items(), key=lambda kv: -kv[1])
+    done: set[tuple[int, int]] = set()  # corners labelled so far (larger sizes first)
+    for size in range(n, 0, -1):
+        here = [g for g, s in by_size if s == size]
+        if len(here) > 1:
+            raise InvalidInstance(f"drawing: size {size} is written at {len(here)} corners; expected one", field="squares")
+        if here:
+            gx, gy = here[0]
+            corners = ((gx, gy), (gx - size, gy - size), (gx, gy - size), (gx - size, gy))  # g as TL, BR, BL, TR
+            found = None
+            for rank, (x, y) in enumerate(corners):
+                order = ((x, y), (x + size, y + size), (x, y + size), (x + size, y))
+                if fits(size, x, y) and all(c in done for c in order[:rank]):
+                    found = Square(size, x, y)
+                    break
+            if found is None:
+                raise InvalidInstance(f"drawing: no square of size {size} has its sides drawn at the label ({gx}, {gy})", field="squares")
+            done.add((gx, gy))
+        else:
+            found = None
+            for y in range(height - size + 1):
+                for x in range(width - size + 1):
+                    order = ((x, y), (x + size, y + size), (x, y + size), (x + size, y))
+                    if fits(size, x, y) and all(c in done for c in order):
+                        found = Square(size, x, y)
+                        break
+                if found:
+                    break
+            if found is None:
+                raise InvalidInstance(f"drawing: size {size} has no label and no fully drawn position", field="squares")
+        squares[size] = found
+    covered = {seg for s in squares.values() for seg in _sides(s.size, s.x, s.y)}
+    stray = sorted(known - covered)
+    if stray:
+        kind, x, y = stray[0]
+        raise InvalidInstance(f"drawing: the match {'right' if kind == 'h' else 'down'} from ({x}, {y}) belongs to no square", field="squares")
+    big = squares[n]
+    roam = max(
+        [0]
+        + [big.x - s.x for s in squares.values()]
+        + [big.y - s.y for s in squares.values()]
+        + [s.x + s.size - big.x - n for s in squares.values()]
+        + [s.y + s.size - big.y - n for s in squares.values()]
+    )
+    ordered = tuple(Square(s.size, s.x - big.x, s.y - big.y) for s in sorted(squares.values(), key=lambda q: -q.size))
+    return Solution(ordered, roam)

@@ -1,0 +1,74 @@
+"""The `greedy` method: every size is placed only where it adds the fewest new
+matches, all placements tied at that minimum tried (the write-up's second bound).
+
+Its exact optimum is published with the record (column `greedy` of A294249's table).
+The search is the full kernel with the GREEDY flag, so it shares the symmetry breaking,
+the free-placement rule and the subtree machinery; it needs no outside bound (the first
+greedy descent finds an answer at once and bounds the rest).
+"""
+
+from __future__ import annotations
+
+from puzzlelab.core.puzzle import Method, Option
+from puzzlelab.core.result import Budget, Result
+from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, ROAM, WORKERS, check_roam, limit_from
+from puzzlelab.puzzles.matchsticks.diagonal import seed_answer
+from puzzlelab.puzzles.matchsticks.model import Instance
+from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
+from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
+
+__all__ = ["METHOD", "greedy_search"]
+
+
+def greedy_search(
+    instance: Instance,
+    *,
+    budget: Budget,
+    progress=None,
+    seed: int = 0,
+    slack: int = 0,
+    bound: int | None = None,
+    count_solutions: bool = False,
+    roam: int = 0,
+    workers: int = 1,
+) -> Result:
+    """Exact optimum of the greedy-restricted search (status feasible). `slack` s also
+    keeps the placements adding up to s matches more than the cheapest (a wider,
+    slower search; s = 0 is the published greedy); `bound` keeps only answers of at
+    most that many matches (unknown when there is none)."""
+    check_roam(instance, roam)
+    n = instance.n
+    if n == 0:
+        return empty_result("greedy")
+    extra: dict = {"slack": slack, "bound_given": bound}
+    target = 8 * workers if workers > 1 else 0
+    if bound is None:
+        # The write-up feeds the diagonal bound into the greedy search. The diagonal
+        # answer need not be a greedy one, so it is an inclusive limit, not a known
+        # answer: a complete search within it that finds something has the exact greedy
+        # optimum; one that finds nothing is redone without the limit.
+        seeded = seed_answer(n, roam, 2, budget)
+        if seeded is not None:
+            extra["seed"] = seeded[0]
+            base = make_descriptor(n, roam=roam, greedy=True, greedy_slack=slack, count=count_solutions, bound=limit_from(seeded[0]))
+            outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=target)
+            if outcome.best is not None:
+                return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions, extra=extra)
+            extra["seed_nodes"] = outcome.nodes  # nothing within the seed: search on unlimited
+    base = make_descriptor(n, roam=roam, greedy=True, greedy_slack=slack, count=count_solutions, bound=limit_from(bound))
+    outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=target)
+    return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions, extra=extra)
+
+
+METHOD = Method(
+    "greedy",
+    "bound: each size only where it adds the fewest matches, all ties tried (exact optimum of that search)",
+    greedy_search,
+    options=(
+        Option("slack", "int", 0, "also try placements adding up to this many matches more than the cheapest", minimum=0, maximum=16),
+        BOUND,
+        COUNT,
+        ROAM,
+        WORKERS,
+    ),
+)

@@ -1,0 +1,390 @@
+"""The numba kernel of the matchstick search: one depth-first search, largest square
+first, that serves every method (diagonal, greedy, full, counting, subtree splitting).
+
+The board follows B. Chaffin's "Matchstick Squares" (2019): the area has A + 1 rows and
+A + 1 columns of A unit segments each; every row and every column is one uint64 word
+with bit i set while segment i is still *empty*. A placement of a size-t square at
+(x, y) is precomputed as a row mask `h` (t bits from x) and a column mask `v` (t bits
+from y); the matches it adds are
+
+    popcount(row[y] & h) + popcount(row[y+t] & h) + popcount(col[x] & v) + popcount(col[x+t] & v)
+
+and placing it clears those bits in the four words (saved per depth for the undo).
+
+Search rules (all from the write-up, so that counts of optimal solutions agree):
+- the caller fixes the largest squares through `prefix` (the two largest share their
+  top-left corner), then sizes are placed in decreasing order;
+- while the board is symmetric about the main diagonal (row[i] == col[i] for every i)
+  only placements on or above the diagonal (y <= x) are tried;
+- a placement adding no match is taken at once, alone (it dominates every other);
+- a placement is tried only if the total stays within the limit: `best - 1` when
+  proving (only strictly better answers are wanted), `best` when counting solutions.
+Restrictions picked by `flags`: GREEDY keeps only the placements adding the fewest
+matches (all ties; `flags >> 8` widens that to the cheapest + slack), MAX_ADDED drops
+placements adding more than 2t; the diagonal method
+needs no flag, its placement tables hold only diagonal corners for the large sizes.
+
+Beyond the write-up (FLAG_LOOKAHEAD): the final board contains the current board plus
+some placement of every size still to come, so a node is dead as soon as one smaller
+size u has no placement adding at most `limit - total` matches. Sizes are tried from the
+next one down (nearly all dead nodes fail there) and only while 2u exceeds the slack (a
+size-u square in the corner of the largest adds at most 2u). The check is skipped after
+a free placement (the board did not change). It halves the nodes for n = 16..25.
+
+Candidates of a node are visited in increasing order of the matches they add (a counting
+sort), so good answers come early and, once one is over the limit, so are the rest.
+Scans walk the placements row by row with the masks built in registers (ids follow the
+tables' row-major order); sizes whose table holds only diagonal corners are walked
+along the diagonal.
+
+The stack is explicit (arrays indexed by depth). The kernel polls the Budget every 2^16
+nodes and publishes its node count and best value in `control`.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from puzzlelab.core.bits import popcount
+from puzzlelab.core.result import BEST, NODES, should_stop
+
+__all__ = [
+    "search_kernel",
+    "FLAG_COUNT",
+    "FLAG_GREEDY",
+    "FLAG_MAX_ADDED",
+    "FLAG_LOOKAHEAD",
+    "GREEDY_SLACK_SHIFT",
+    "STAT_BEST",
+    "STAT_COUNT",
+    "STAT_NODES",
+    "STAT_STATUS",
+    "STAT_FOUND",
+    "STAT_SPLITS",
+    "STATUS_DONE",
+    "STATUS_STOPPED",
+    "STATUS_SPLIT_OVERFLOW",
+]
+
+FLAG_COUNT = 1  # limit is `best` (ties kept and counted) instead of `best - 1`
+FLAG_GREEDY = 2  # only the cheapest placements of each size
+FLAG_MAX_ADDED = 4  # a size-t square may add at most 2t matches
+FLAG_LOOKAHEAD = 8  # prune a node where some smaller size cannot be added within the limit
+GREEDY_SLACK_SHIFT = 8  # flags >> 8: with GREEDY, also keep placements up to this many matches above the cheapest
+
+STAT_BEST, STAT_COUNT, STAT_NODES, STAT_STATUS, STAT_FOUND, STAT_SPLITS = 0, 1, 2, 3, 4, 5
+STATS_LEN = 8
+STATUS_DONE, STATUS_STOPPED, STATUS_SPLIT_OVERFLOW = 0, 1, 2
+
+_POLL_MASK = (1 << 16) - 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _bits(x):
+    """`core.bits.popcount` behind one call: the intrinsic is typed and inlined here
+    once instead of at every call site (numba's inline="always" re-types its body at
+    each site); LLVM still inlines it. Returned as int64: popcount's uint64 mixed with
+    the int64 totals would turn every sum and comparison into float64."""
+    return np.int64(popcount(x))
+
+
+@numba.njit(cache=True, nogil=True)
+def _added(rows, cols, t, x, y, h, v):
+    return (
+        _bits(rows[y] & h)
+        + _bits(rows[y + t] & h)
+        + _bits(cols[x] & v)
+        + _bits(cols[x + t] & v)
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y):
+    """True when some placement of size u adds at most `slack` matches. Tries the last
+    placement that passed first (the board only grows along a path, so it usually still
+    does), then scans row by row with the masks built in registers."""
+    one = np.uint64(1)
+    run = (one << np.uint64(u)) - one
+    x = hint_x[u]
+    y = hint_y[u]
+    h = run << np.uint64(x)
+    v = run << np.uint64(y)
+    if _added(rows, cols, u, x, y, h, v) <= slack:
+        return True
+    last = area - u
+    if diagonal_only:
+        for y in range(last + 1):
+            h = run << np.uint64(y)
+            if _added(rows, cols, u, y, y, h, h) <= slack:
+                hint_x[u] = y
+                hint_y[u] = y
+                return True
+        return False
+    for y in range(last + 1):
+        top = rows[y]
+        bottom = rows[y + u]
+        v = run << np.uint64(y)
+        h = run
+        for x in range(last + 1):
+            c = _bits(top & h) + _bits(bottom & h) + _bits(cols[x] & v) + _bits(cols[x + u] & v)
+            if c <= slack:
+                hint_x[u] = x
+                hint_y[u] = y
+                return True
+            h <<= one
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
+def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, flags, split_depth, split_out, best_path, control, stats):
+    """Depth-first search below `prefix` (placement ids of sizes n, n-1, ...).
+
+    - `pl_start[t]:pl_start[t+1]` are the placement ids of size t; `pl_x`, `pl_y` their
+      corners and `pl_h`, `pl_v` their row and column masks (uint64).
+    - `limit0`: the starting bound (a known answer's total, or a large number).
+    - `split_depth` > len(prefix): instead of descending below that depth, write each
+      prefix reached (placement ids of depths 0..split_depth-1) as a row of `split_out`.
+    - `best_path[d]` receives the placement id of depth d of the best answer found.
+    - `stats` receives best, count (answers equal to best), nodes, status, found, splits.
+    """
+    one = np.uint64(1)
+    words = area + 1
+    empty = (one << np.uint64(area)) - one
+    rows = np.empty(words, np.uint64)
+    cols = np.empty(words, np.uint64)
+    for i in range(words):
+        rows[i] = empty
+        cols[i] = empty
+    counting = (flags & FLAG_COUNT) != 0
+    greedy = (flags & FLAG_GREEDY) != 0
+    max_added = (flags & FLAG_MAX_ADDED) != 0
+    lookahead = (flags & FLAG_LOOKAHEAD) != 0
+    greedy_slack = flags >> GREEDY_SLACK_SHIFT
+
+    max_places = 1
+    for t in range(1, n + 1):
+        max_places = max(max_places, pl_start[t + 1] - pl_start[t])
+    cand = np.empty((n + 1, max_places), np.int32)
+    cand_cost = np.empty((n + 1, max_places), np.int32)
+    raw_id = np.empty(max_places, np.int32)
+    raw_cost = np.empty(max_places, np.int32)
+    bucket = np.zeros(4 * n + 2, np.int64)
+    ncand = np.zeros(n + 1, np.int64)
+    pos = np.zeros(n + 1, np.int64)
+    saved = np.empty((n + 1, 4), np.uint64)
+    chosen = np.zeros(n + 1, np.int64)
+    totals = np.zeros(n + 2, np.int64)
+    hint_x = np.zeros(n + 1, np.int64)
+    hint_y = np.zeros(n + 1, np.int64)
+    diagonal_only = np.zeros(n + 1, np.bool_)
+    for t in range(1, n + 1):
+        side = area - t + 1
+        diagonal_only[t] = pl_start[t + 1] - pl_start[t] == side and side > 1
+
+    best = limit0
+    count = 0
+    found = 0
+    nodes = 0
+    splits = 0
+    status = STATUS_DONE
+
+    # Replay the prefix.
+    depth = 0
+    for d in range(prefix.shape[0]):
+        p = prefix[d]
+        t = n - d
+        x = pl_x[p]
+        y = pl_y[p]
+        h = pl_h[p]
+        v = pl_v[p]
+        c = _added(rows, cols, t, x, y, h, v)
+        saved[d, 0] = rows[y]
+        saved[d, 1] = rows[y + t]
+        saved[d, 2] = cols[x]
+        saved[d, 3] = cols[x + t]
+        rows[y] &= ~h
+        rows[y + t] &= ~h
+        cols[x] &= ~v
+        cols[x + t] &= ~v
+        chosen[d] = p
+        totals[d + 1] = totals[d] + c
+        depth = d + 1
+    start = depth
+    limit = best if counting else best - 1
+
+    if totals[start] > limit:
+        depth = -1  # nothing below this prefix can be within the limit
+    elif start == n:
+        found = 1
+        best = totals[n]
+        count = 1
+        for d in range(n):
+            best_path[d] = chosen[d]
+        depth = -1
+    else:
+        ncand[start] = 0
+
+    expand = depth >= 0
+    while depth >= 0:
+        if expand:
+            expand = False
+            d = depth
+            t = n - d
+            base = totals[d]
+            symmetric = True
+            for i in range(words):
+                if rows[i] != cols[i]:
+                    symmetric = False
+                    break
+            m = 0
+            cheapest = 4 * t + 1
+            free_id = -1
+            dead = False
+            if lookahead and (d == start or cand_cost[d - 1, pos[d - 1] - 1] > 0):
+                slack = limit - base
+                for u in range(t - 1, slack // 2, -1):
+                    if not _fits_within(rows, cols, area, u, diagonal_only[u], slack, hint_x, hint_y):
+                        dead = True
+                        break
+            side = area - t + 1
+            run = (one << np.uint64(t)) - one
+            rows_to_scan = 0 if dead else side
+            for y in range(rows_to_scan):
+                top = rows[y]
+                bottom = rows[y + t]
+                v = run << np.uint64(y)
+                if diagonal_only[t]:
+                    x_from = y
+                    x_to = y + 1
+                    p = pl_start[t] + y
+                else:
+                    x_from = y if symmetric else 0
+                    x_to = side
+                    p = pl_start[t] + y * side + x_from
+                h = run << np.uint64(x_from)
+                for x in range(x_from, x_to):
+                    c = _bits(top & h) + _bits(bottom & h) + _bits(cols[x] & v) + _bits(cols[x + t] & v)
+                    h <<= one
+                    if c == 0:
+                        free_id = p
+                        break
+                    if not (max_added and c > 2 * t):
+                        if c < cheapest:
+                            cheapest = c
+                        if base + c <= limit:
+                            raw_id[m] = p
+                            raw_cost[m] = c
+                            m += 1
+                    p += 1
+                if free_id >= 0:
+                    break
+            if free_id >= 0:
+                cand[d, 0] = free_id
+                cand_cost[d, 0] = 0
+                ncand[d] = 1
+            else:
+                # Counting sort by matches added (stable: placement order within a
+                # cost), keeping only costs up to `top` (greedy: the cheapest + slack).
+                top = min(4 * t, cheapest + greedy_slack) if greedy else 4 * t
+                for c in range(top + 2):
+                    bucket[c] = 0
+                for i in range(m):
+                    if raw_cost[i] <= top:
+                        bucket[raw_cost[i] + 1] += 1
+                for c in range(1, top + 2):
+                    bucket[c] += bucket[c - 1]
+                kept = bucket[top + 1]
+                for i in range(m):
+                    c = raw_cost[i]
+                    if c <= top:
+                        j = bucket[c]
+                        bucket[c] = j + 1
+                        cand[d, j] = raw_id[i]
+                        cand_cost[d, j] = c
+                ncand[d] = kept
+            pos[d] = 0
+
+        d = depth
+        if pos[d] < ncand[d]:
+            i = pos[d]
+            pos[d] = i + 1
+            c = cand_cost[d, i]
+            if totals[d] + c > limit:
+                pos[d] = ncand[d]  # sorted by cost: the rest are over the limit too
+                continue
+            p = cand[d, i]
+            t = n - d
+            x = pl_x[p]
+            y = pl_y[p]
+            h = pl_h[p]
+            v = pl_v[p]
+            saved[d, 0] = rows[y]
+            saved[d, 1] = rows[y + t]
+            saved[d, 2] = cols[x]
+            saved[d, 3] = cols[x + t]
+            rows[y] &= ~h
+            rows[y + t] &= ~h
+            cols[x] &= ~v
+            cols[x + t] &= ~v
+            chosen[d] = p
+            total = totals[d] + c
+            totals[d + 1] = total
+            nodes += 1
+            if (nodes & _POLL_MASK) == 0:
+                control[NODES] = nodes
+                control[BEST] = best
+                if should_stop(control):
+                    status = STATUS_STOPPED
+                    break
+            leaf = d + 1 == n
+            cut = d + 1 == split_depth
+            if leaf:
+                if found == 0 or total < best:
+                    best = total
+                    count = 1
+                    found = 1
+                    for k in range(n):
+                        best_path[k] = chosen[k]
+                    limit = best if counting else best - 1
+                else:
+                    count += 1
+            elif cut:
+                if splits < split_out.shape[0]:
+                    for k in range(split_depth):
+                        split_out[splits, k] = chosen[k]
+                    splits += 1
+                else:
+                    status = STATUS_SPLIT_OVERFLOW
+                    break
+            if leaf or cut:
+                rows[y] = saved[d, 0]
+                rows[y + t] = saved[d, 1]
+                cols[x] = saved[d, 2]
+                cols[x + t] = saved[d, 3]
+                continue
+            depth = d + 1
+            expand = True
+        else:
+            if d == start:
+                break
+            depth = d - 1
+            d = depth
+            p = chosen[d]
+            t = n - d
+            x = pl_x[p]
+            y = pl_y[p]
+            rows[y] = saved[d, 0]
+            rows[y + t] = saved[d, 1]
+            cols[x] = saved[d, 2]
+            cols[x + t] = saved[d, 3]
+
+    control[NODES] = nodes
+    control[BEST] = best
+    stats[STAT_BEST] = best
+    stats[STAT_COUNT] = count
+    stats[STAT_NODES] = nodes
+    stats[STAT_STATUS] = status
+    stats[STAT_FOUND] = found
+    stats[STAT_SPLITS] = splits
+    return splits

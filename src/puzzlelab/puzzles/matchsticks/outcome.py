@@ -1,0 +1,62 @@
+"""Turning a search outcome into the `Result` every method returns (shared by the
+method modules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from puzzlelab.core.result import Result, Status
+from puzzlelab.puzzles.matchsticks.model import format_solution
+from puzzlelab.puzzles.matchsticks.search import SearchOutcome
+
+__all__ = ["to_result", "empty_result", "assumption"]
+
+
+def assumption(roam: int) -> str:
+    """The assumption under which a complete search proves its value optimal."""
+    if roam == 0:
+        return "every square lies inside the largest one (as in the A294249 record)"
+    return f"every square lies within {roam} of the largest one"
+
+
+def empty_result(method: str) -> Result:
+    """n = 0: no squares, no matches."""
+    return Result(0, format_solution([], 0), Status.OPTIMAL, method, bound=0, stats={"nodes": 0})
+
+
+def to_result(
+    outcome: SearchOutcome,
+    method: str,
+    *,
+    roam: int,
+    proves: bool,
+    counted: bool,
+    extra: dict[str, Any] | None = None,
+) -> Result:
+    """A Result from an outcome. `proves`: a complete run of this search proves the
+    value optimal (unrestricted search); otherwise its value is the optimum of the
+    restricted search only (`stats.restricted_optimum`), which bounds the true one."""
+    stats: dict[str, Any] = {
+        "nodes": outcome.nodes,
+        "subtrees": outcome.subtrees,
+        "subtrees_done": outcome.subtrees_done,
+        "complete": outcome.complete,
+        "search_seconds": round(outcome.seconds, 6),
+    }
+    if outcome.resumed:
+        stats["resumed_subtrees"] = outcome.resumed
+    if outcome.seconds > 0 and outcome.nodes:
+        stats["nodes_per_second"] = round(outcome.nodes / outcome.seconds)
+    if extra:
+        stats.update(extra)
+    if outcome.best is None or outcome.solution is None:
+        return Result(None, None, Status.UNKNOWN, method, stats=stats)
+    if counted and outcome.complete:
+        stats["optimal_solutions"] = outcome.count
+    solution = format_solution([tuple(s) for s in outcome.solution], roam)
+    if outcome.complete and proves:
+        stats["assumption"] = assumption(roam)
+        return Result(outcome.best, solution, Status.OPTIMAL, method, bound=outcome.best, stats=stats)
+    if outcome.complete:
+        stats["restricted_optimum"] = True
+    return Result(outcome.best, solution, Status.FEASIBLE, method, stats=stats)

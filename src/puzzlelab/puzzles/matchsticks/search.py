@@ -1,0 +1,400 @@
+"""Running the kernel: one subtree from its descriptor, splitting a search into subtrees,
+and the driver that runs the subtrees (in this process or in worker processes), shares
+the best bound between them, and checkpoints finished subtrees so a long run resumes.
+
+Why subtrees: the proof of a large n takes hours of single-core time, but the tree below
+a fixed placement of the first few squares is independent of every other such subtree
+except through the bound. So a search is cut at a depth D (the placements of the
+largest D squares), each cut is a small descriptor (`tables.py`), and descriptors are all
+that travel -- to `core.parallel` workers today and to Ray nodes later (issue 9).
+
+Combining subtrees is exact: a subtree searched with bound U reports every answer below
+U (or, counting, at most U), and the bound only ever falls to the value of an answer
+found, so the best of the subtrees is the best of the whole tree and, when counting, the
+number of optimal answers is the sum over the subtrees whose best equals it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from puzzlelab.core.result import Budget, Progress
+from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, root_prefixes, space_key, tables_for
+
+__all__ = [
+    "make_descriptor",
+    "solve_subtree",
+    "split_subtree",
+    "plan_subtrees",
+    "run_search",
+    "SearchOutcome",
+    "unbounded",
+]
+
+
+def unbounded(n: int) -> int:
+    """A bound above every answer: all sides of all squares, plus one."""
+    return 2 * n * (n + 1) + 1
+
+
+def make_descriptor(
+    n: int,
+    *,
+    roam: int = 0,
+    free_below: int | None = None,
+    greedy: bool = False,
+    greedy_slack: int = 0,
+    max_added: bool = False,
+    count: bool = False,
+    bound: int | None = None,
+    prefix: list[list[int]] | None = None,
+) -> dict[str, Any]:
+    """A JSON-able description of a search (or of one subtree of it, with `prefix`)."""
+    return {
+        "n": int(n),
+        "roam": int(roam),
+        "free_below": None if free_below is None else int(free_below),
+        "greedy": bool(greedy),
+        "greedy_slack": int(greedy_slack),
+        "max_added": bool(max_added),
+        "count": bool(count),
+        "bound": None if bound is None else int(bound),
+        "prefix": [list(map(int, s)) for s in (prefix or [])],
+    }
+
+
+def _flags(descriptor: dict[str, Any]) -> int:
+    from puzzlelab.puzzles.matchsticks.kernels import FLAG_COUNT, FLAG_GREEDY, FLAG_LOOKAHEAD, FLAG_MAX_ADDED, GREEDY_SLACK_SHIFT
+
+    return (
+        (FLAG_COUNT if descriptor["count"] else 0)
+        | (FLAG_GREEDY if descriptor["greedy"] else 0)
+        | (FLAG_MAX_ADDED if descriptor["max_added"] else 0)
+        | (FLAG_LOOKAHEAD if descriptor.get("lookahead", True) else 0)
+        | (int(descriptor.get("greedy_slack", 0)) << GREEDY_SLACK_SHIFT if descriptor["greedy"] else 0)
+    )
+
+
+def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: int = 0, capacity: int = 1):
+    from puzzlelab.puzzles.matchsticks import kernels
+
+    n = descriptor["n"]
+    tables = tables_for(n, descriptor["roam"], descriptor["free_below"])
+    ids = prefix_ids(tables, descriptor["prefix"])
+    bound = descriptor["bound"]
+    limit0 = unbounded(n) if bound is None else int(bound)
+    split_out = np.zeros((max(1, capacity), max(1, split_depth)), np.int64)
+    best_path = np.zeros(max(1, n), np.int64)
+    stats = np.zeros(kernels.STATS_LEN, np.int64)
+    kernels.search_kernel(
+        n,
+        tables.area,
+        tables.start,
+        tables.x,
+        tables.y,
+        tables.h,
+        tables.v,
+        ids,
+        limit0,
+        _flags(descriptor),
+        split_depth,
+        split_out,
+        best_path,
+        control,
+        stats,
+    )
+    return tables, stats, best_path, split_out
+
+
+def solve_subtree(descriptor: dict[str, Any], budget: Budget | None = None) -> dict[str, Any]:
+    """Search one subtree; returns {found, best, count, nodes, complete, solution, seconds}.
+
+    `best` and `solution` are the best answer below the bound (None when there is none);
+    `count` is the number of answers equal to `best` (meaningful when counting)."""
+    from puzzlelab.puzzles.matchsticks import kernels
+
+    started = time.perf_counter()
+    budget = budget or Budget()
+    if descriptor["n"] == 0:
+        return {"found": True, "best": 0, "count": 1, "nodes": 0, "complete": True, "solution": [], "seconds": 0.0}
+    tables, stats, best_path, _ = _run_kernel(descriptor, budget.control)
+    found = bool(stats[kernels.STAT_FOUND])
+    return {
+        "found": found,
+        "best": int(stats[kernels.STAT_BEST]) if found else None,
+        "count": int(stats[kernels.STAT_COUNT]) if found else 0,
+        "nodes": int(stats[kernels.STAT_NODES]),
+        "complete": int(stats[kernels.STAT_STATUS]) == kernels.STATUS_DONE,
+        "solution": prefix_squares(tables, best_path[: descriptor["n"]]) if found else None,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def run_subtree_task(descriptor: dict[str, Any], budget: Budget | None = None, interim: Callable | None = None) -> dict[str, Any]:
+    """Worker-process entry point (module level so it pickles by name)."""
+    return solve_subtree(descriptor, budget=budget)
+
+
+def split_subtree(descriptor: dict[str, Any], depth: int, budget: Budget | None = None) -> list[list[list[int]]] | None:
+    """Prefixes of the nodes at `depth` below the descriptor's prefix that are within its
+    bound, in the kernel's visiting order. None when the budget ran out first."""
+    from puzzlelab.puzzles.matchsticks import kernels
+
+    n = descriptor["n"]
+    if depth <= len(descriptor["prefix"]) or depth >= n:
+        raise ValueError(f"split depth must lie strictly between {len(descriptor['prefix'])} and {n}")
+    budget = budget or Budget()
+    capacity = 1024
+    while True:
+        tables, stats, _, split_out = _run_kernel(descriptor, budget.control, depth, capacity)
+        status = int(stats[kernels.STAT_STATUS])
+        if status == kernels.STATUS_SPLIT_OVERFLOW:
+            capacity *= 8
+            continue
+        if status == kernels.STATUS_STOPPED:
+            return None
+        count = int(stats[kernels.STAT_SPLITS])
+        return [prefix_squares(tables, split_out[i]) for i in range(count)]
+
+
+def plan_subtrees(base: dict[str, Any], target: int, budget: Budget | None = None) -> list[list[list[int]]] | None:
+    """Cut the whole search into at least `target` subtrees where the tree allows: the
+    root prefixes (largest two squares) split one level deeper at a time. Returns the
+    prefixes, or None if the budget ran out while planning."""
+    n = base["n"]
+    prefixes = root_prefixes(n, base["roam"], base["free_below"])
+    depth = 2
+    while len(prefixes) < target and depth < n - 1:
+        depth += 1
+        deeper: list[list[list[int]]] = []
+        for prefix in prefixes:
+            found = split_subtree(dict(base, prefix=prefix), depth, budget)
+            if found is None:
+                return None
+            deeper.extend(found)
+        prefixes = deeper
+    return prefixes
+
+
+@dataclass
+class SearchOutcome:
+    """What a (possibly split, possibly resumed) search established."""
+
+    best: int | None
+    solution: list[list[int]] | None
+    count: int
+    nodes: int
+    complete: bool
+    subtrees: int
+    subtrees_done: int
+    seconds: float
+    resumed: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class _Checkpoint:
+    """Finished subtrees of one search, in a JSON file rewritten atomically.
+
+    The file names the search (its space key and the list of subtree prefixes, hashed),
+    so a checkpoint of another search is refused rather than mixed in."""
+
+    def __init__(self, path: str | os.PathLike | None, base: dict[str, Any]):
+        self.path = None if path is None else Path(path)
+        self.key = space_key(base)
+        self.data: dict[str, Any] = {"version": 1, "search": self.key, "prefixes": None, "done": {}}
+        self.last_write = 0.0
+
+    def load(self) -> bool:
+        if self.path is None or not self.path.is_file():
+            return False
+        data = json.loads(self.path.read_text())
+        if data.get("version") != 1 or data.get("search") != self.key:
+            raise ValueError(f"checkpoint {self.path} belongs to another search ({data.get('search')}), not {self.key}")
+        digest = _digest(data["prefixes"])
+        if data.get("digest") != digest:
+            raise ValueError(f"checkpoint {self.path}: subtree list does not match its digest (damaged file?)")
+        self.data = data
+        return True
+
+    def start(self, prefixes: list[list[list[int]]], bound: int | None, solution: Any) -> None:
+        self.data.update(prefixes=prefixes, digest=_digest(prefixes), bound=bound, solution=solution)
+        self.write(force=True)
+
+    def finish(self, index: int, result: dict[str, Any]) -> None:
+        self.data["done"][str(index)] = result
+        self.write()
+
+    def write(self, force: bool = False) -> None:
+        if self.path is None:
+            return
+        now = time.monotonic()
+        if not force and now - self.last_write < 2.0:
+            return
+        self.last_write = now
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.data))
+        os.replace(tmp, self.path)
+
+
+def _digest(prefixes: Any) -> str:
+    return hashlib.sha256(json.dumps(prefixes).encode()).hexdigest()[:16]
+
+
+class _LazySubtreeTasks(Sequence):
+    """The pending subtrees as `core.parallel` Tasks, built when a worker takes one, so
+    each carries the best bound known at that moment."""
+
+    def __init__(self, base: dict[str, Any], prefixes: list, indices: list[int], bound_of: Callable[[], int | None]):
+        self.base, self.prefixes, self.indices, self.bound_of = base, prefixes, indices, bound_of
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        from puzzlelab.core.parallel import Task
+
+        index = self.indices[i]
+        descriptor = dict(self.base, prefix=self.prefixes[index], bound=self.bound_of())
+        return Task(run_subtree_task, (descriptor,), name=str(index), context=True)
+
+
+def run_search(
+    base: dict[str, Any],
+    *,
+    known: tuple[int, list[list[int]]] | None = None,
+    budget: Budget | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    workers: int = 1,
+    target_subtrees: int = 0,
+    checkpoint: str | os.PathLike | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> SearchOutcome:
+    """Search the whole space of `base` (a descriptor without prefix).
+
+    - `known`: an answer (value, squares) already in hand; its value is the starting
+      bound (proving: only better answers are searched; counting: ties are counted).
+    - `target_subtrees`: cut into at least this many subtrees (0: one per root prefix).
+    - `workers` > 1 runs subtrees in `core.parallel` worker processes; `backend="ray"`
+      (with `address`) hands the same descriptors to a Ray cluster through core.parallel.
+    - `checkpoint`: a JSON file; finished subtrees are recorded there and skipped when
+      the same search is run again.
+    """
+    started = time.perf_counter()
+    budget = budget or Budget()
+    report = progress or (lambda _: None)
+    best = known[0] if known else None
+    solution = known[1] if known else None
+    count = 0
+    nodes = 0
+    state = _Checkpoint(checkpoint, base)
+    resumed = state.load()
+    if resumed:
+        prefixes = state.data["prefixes"]
+        if state.data.get("bound") is not None and (best is None or state.data["bound"] < best):
+            best, solution = state.data["bound"], state.data.get("solution")
+    else:
+        planning_bound = dict(base, bound=best if best is not None else base.get("bound"))
+        prefixes = plan_subtrees(planning_bound, target_subtrees, budget) if target_subtrees else root_prefixes(
+            base["n"], base["roam"], base["free_below"]
+        )
+        if prefixes is None:
+            return SearchOutcome(best, solution, 0, 0, False, 0, 0, time.perf_counter() - started)
+        state.start(prefixes, best, solution)
+
+    results: dict[int, dict[str, Any]] = {int(k): v for k, v in state.data["done"].items()}
+    per_value: dict[int, int] = {}
+
+    def absorb(result: dict[str, Any]) -> None:
+        nonlocal best, solution, nodes
+        nodes += result["nodes"]
+        if result["found"]:
+            value = result["best"]
+            per_value[value] = per_value.get(value, 0) + result["count"]
+            if best is None or value < best or (value == best and solution is None):
+                best, solution = value, result["solution"]
+                state.data["bound"], state.data["solution"] = best, solution
+
+    for result in results.values():
+        absorb(result)
+    pending = [i for i in range(len(prefixes)) if i not in results]
+    done_before = len(results)
+
+    def bound_now() -> int | None:
+        # The known answer's value, else the descriptor's own bound (a limit with no
+        # answer behind it), else none.
+        if best is not None:
+            return best
+        return base.get("bound")
+
+    def tell(done: int) -> None:
+        report(
+            Progress(
+                phase="subtrees",
+                message=f"{done}/{len(prefixes)} subtrees",
+                done=done,
+                total=len(prefixes),
+                best=best,
+                stats={"nodes": nodes},
+            )
+        )
+
+    complete = True
+    if backend == "local" and (workers <= 1 or len(pending) <= 1):
+        for k, index in enumerate(pending):
+            # The first subtree always runs: the kernel polls the budget itself (every
+            # 2^16 nodes), so a small search still completes when numba compilation
+            # ate the budget, and a large one stops promptly.
+            if k and budget.expired():
+                complete = False
+                break
+            result = solve_subtree(dict(base, prefix=prefixes[index], bound=bound_now()), budget)
+            absorb(result)
+            if result["complete"]:
+                results[index] = result
+                state.finish(index, result)
+            else:
+                complete = False
+                break
+            tell(len(results))
+    else:
+        from puzzlelab.core.parallel import run_tasks
+
+        tasks = _LazySubtreeTasks(base, prefixes, pending, bound_now)
+        for outcome in run_tasks(tasks, workers=workers, budget=budget, grace=2.0, backend=backend, address=address):
+            index = pending[outcome.index]
+            if not outcome.ok or outcome.value is None:
+                complete = False
+                continue
+            result = outcome.value
+            absorb(result)
+            if result["complete"]:
+                results[index] = result
+                state.finish(index, result)
+            else:
+                complete = False
+            tell(len(results))
+    complete = complete and len(results) == len(prefixes)
+    state.write(force=True)
+    if best is not None and base["count"]:
+        count = per_value.get(best, 0)
+    return SearchOutcome(
+        best=best,
+        solution=solution,
+        count=count,
+        nodes=nodes,
+        complete=complete,
+        subtrees=len(prefixes),
+        subtrees_done=len(results),
+        seconds=time.perf_counter() - started,
+        resumed=done_before if resumed else 0,
+    )

@@ -1,0 +1,137 @@
+"""Placement tables and subtree descriptors: what the kernel is given to search.
+
+Every placement of every size is listed once, up front (as in the write-up's "pre-compute
+everything"): its corner in area coordinates and its row and column bit masks. A search
+*space* is fixed by (n, roam, free_below):
+
+- `roam` m widens the area to n + 2m units, the largest square sitting at (m, m);
+- `free_below` k (the diagonal method) keeps, for sizes k and up, only the corners on
+  the main diagonal (x == y); the sizes below k are free.
+
+A *descriptor* is a small JSON-able dict that names one subtree of one search: the space,
+the restrictions (greedy, max_added), whether ties are counted, the bound, and the
+`prefix` -- the squares of the largest sizes, in solution coordinates (the largest
+square at (0, 0)). Worker processes and, later, cluster nodes receive descriptors and
+nothing else; each rebuilds its tables locally (`tables_for`, cached).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from puzzlelab.puzzles.matchsticks.model import MAX_AREA
+
+__all__ = ["Tables", "tables_for", "root_prefixes", "prefix_ids", "prefix_squares", "space_key"]
+
+
+@dataclass(frozen=True)
+class Tables:
+    """All placements of one search space, in the kernel's array form."""
+
+    n: int
+    roam: int
+    area: int
+    free_below: int | None
+    start: np.ndarray  # int64[n + 2]: ids of size t are start[t]:start[t+1]
+    x: np.ndarray  # int64 corner column, area coordinates
+    y: np.ndarray  # int64 corner row
+    h: np.ndarray  # uint64 row mask (t bits from x)
+    v: np.ndarray  # uint64 column mask (t bits from y)
+
+    def ids_of_size(self, t: int) -> range:
+        return range(int(self.start[t]), int(self.start[t + 1]))
+
+    def find(self, t: int, x: int, y: int) -> int:
+        """Placement id of a size-t square at area corner (x, y); -1 if not listed."""
+        for p in self.ids_of_size(t):
+            if self.x[p] == x and self.y[p] == y:
+                return p
+        return -1
+
+
+@lru_cache(maxsize=32)
+def tables_for(n: int, roam: int = 0, free_below: int | None = None) -> Tables:
+    """Placements of sizes 1..n in an area of n + 2*roam units, scan order (row-major)
+    within each size; sizes `free_below` and up only on the main diagonal."""
+    area = n + 2 * roam
+    if area > MAX_AREA:
+        raise ValueError(f"area n + 2*roam = {area} exceeds {MAX_AREA}")
+    start = np.zeros(n + 2, np.int64)
+    xs: list[int] = []
+    ys: list[int] = []
+    hs: list[int] = []
+    vs: list[int] = []
+    for t in range(1, n + 1):
+        start[t] = len(xs)
+        diagonal_only = free_below is not None and t >= free_below
+        run = (1 << t) - 1
+        for y in range(area - t + 1):
+            for x in range(area - t + 1):
+                if diagonal_only and x != y:
+                    continue
+                xs.append(x)
+                ys.append(y)
+                hs.append(run << x)
+                vs.append(run << y)
+    start[n + 1] = len(xs)
+    start[0] = 0
+    return Tables(
+        n,
+        roam,
+        area,
+        free_below,
+        start,
+        np.array(xs, np.int64),
+        np.array(ys, np.int64),
+        np.array(hs, np.uint64),
+        np.array(vs, np.uint64),
+    )
+
+
+def root_prefixes(n: int, roam: int = 0, free_below: int | None = None) -> list[list[list[int]]]:
+    """The first two squares, symmetry broken (write-up, "Avoiding symmetry"): the
+    largest at (0, 0) and the second sharing its top-left corner. With roam m the second
+    may also stick out: its offset (dx, dy) is taken from one octant, -m <= dx <= dy <= 0,
+    which meets every orbit of the largest square's eight symmetries exactly once."""
+    if n <= 0:
+        return []
+    if n == 1:
+        return [[[1, 0, 0]]]
+    roots = []
+    for dy in range(-roam, 1):
+        for dx in range(-roam, dy + 1):
+            if free_below is not None and n - 1 >= free_below and dx != dy:
+                continue
+            roots.append([[n, 0, 0], [n - 1, dx, dy]])
+    return roots
+
+
+def prefix_ids(tables: Tables, prefix: list[list[int]]) -> np.ndarray:
+    """Placement ids of a prefix given in solution coordinates (largest square first)."""
+    ids = np.empty(len(prefix), np.int64)
+    for d, (size, x, y) in enumerate(prefix):
+        if size != tables.n - d:
+            raise ValueError(f"prefix: depth {d} must hold size {tables.n - d}, got {size}")
+        p = tables.find(size, x + tables.roam, y + tables.roam)
+        if p < 0:
+            raise ValueError(f"prefix: square ({size}, {x}, {y}) is not a placement of this search space")
+        ids[d] = p
+    return ids
+
+
+def prefix_squares(tables: Tables, ids: Any) -> list[list[int]]:
+    """Solution-coordinate squares of placement ids (inverse of `prefix_ids`)."""
+    out = []
+    for d, p in enumerate(ids):
+        p = int(p)
+        out.append([tables.n - d, int(tables.x[p]) - tables.roam, int(tables.y[p]) - tables.roam])
+    return out
+
+
+def space_key(descriptor: dict[str, Any]) -> dict[str, Any]:
+    """The part of a descriptor that fixes the search (everything but prefix and bound)."""
+    return {k: descriptor.get(k) for k in ("n", "roam", "free_below", "greedy", "greedy_slack", "max_added", "count")}

@@ -22,7 +22,8 @@ from typing import Callable
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.completion import component_polynomials, five_plus_components, poly_mul
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.sat import PenaltyBound, new_solver
+from puzzlelab.puzzles.hexagon.sat import penalty_estimate
+from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, descend
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 
@@ -41,23 +42,22 @@ def level_minimum(n: int, level: int, *, budget: Budget | None = None, symmetry:
     budget = budget or Budget()
     geometry = hexagon(n)
     enc = HexEncoding(geometry, top=level, symmetry=symmetry)
-    solver = new_solver(enc.clauses)
-    try:
-        if not solver.solve():
-            raise ValueError("no grid at all")  # cannot happen: every n has grids
-        best = enc.decode(solver.get_model())
-        penalty = level_penalty(geometry, best, level)
-        bound = PenaltyBound(solver, enc.count_lits, penalty - 1, encoding, enc.n_vars)
-        while True:
-            if budget.expired():
-                raise BudgetExceeded(f"n={n} level {level}: out of time at penalty {penalty}")
-            assumptions = bound.assumptions(penalty - 1)
-            if assumptions is None or not solver.solve(assumptions=assumptions):
-                return penalty, best
-            best = enc.decode(solver.get_model())
-            penalty = level_penalty(geometry, best, level)
-    finally:
-        solver.delete()
+    best: dict = {}
+    with BoundedSolver(enc.clauses, enc.count_lits, enc.n_vars, encoding) as solver:
+        solver.solve(None)
+
+        def found() -> int:
+            grid = enc.decode(solver.model())
+            penalty = level_penalty(geometry, grid, level)
+            if not best or penalty < best["penalty"]:
+                best.update(grid=grid, penalty=penalty)
+            return penalty
+
+        upper = found()
+        lower, upper = descend(solver.solve, found, upper=upper, estimate=penalty_estimate(n, level), stop=budget.expired)
+        if lower < upper:
+            raise BudgetExceeded(f"n={n} level {level}: out of time between penalties {lower} and {upper}")
+        return best["penalty"], best["grid"]
 
 
 def enumerate_level(n: int, level: int, max_penalty: int, *, budget: Budget | None = None, limit: int | None = None) -> list[list[int]]:
@@ -65,24 +65,17 @@ def enumerate_level(n: int, level: int, max_penalty: int, *, budget: Budget | No
     budget = budget or Budget()
     geometry = hexagon(n)
     enc = HexEncoding(geometry, top=level, symmetry=False)
-    solver = new_solver(enc.clauses)
     grids: list[list[int]] = []
-    try:
-        bound = PenaltyBound(solver, enc.count_lits, max_penalty, "seqcounter", enc.n_vars)
-        assumptions = bound.assumptions(max_penalty)
-        if assumptions is None:
-            return []
-        while solver.solve(assumptions=assumptions):
+    with BoundedSolver(enc.clauses, enc.count_lits, enc.n_vars) as solver:
+        while solver.solve(max_penalty):
             if budget.expired():
                 raise BudgetExceeded(f"n={n} level {level}: out of time after {len(grids)} grids")
-            grid = enc.decode(solver.get_model())
+            grid = enc.decode(solver.model())
             grids.append(grid)
             if limit is not None and len(grids) > limit:
                 raise BudgetExceeded(f"n={n} level {level}: more than {limit} grids")
             solver.add_clause(enc.block(grid))
-        return grids
-    finally:
-        solver.delete()
+    return grids
 
 
 def count_solutions(

@@ -45,7 +45,8 @@ def level_table() -> dict[int, tuple[int, int, int, int]]:
 
 def published_arguments(n: int) -> dict[str, Any]:
     """The published SAT program's arguments for n as our `sat` options
-    ('-r 4 -I 1 -b 2 -O 4,5' -> {'ring': 4, 'inner': 1, 'break': 2, 'allow_at': (4, 5)})."""
+    ('-r 4 -I 1 -b 2 -O 4,5' -> {'ring': 4, 'inner': 1, 'break': 2, 'allow_at': (4, 5)}).
+    An -I without -r (n = 6) bounds nothing and is dropped."""
     row = published_table().get(n)
     if row is None:
         return {}
@@ -55,6 +56,8 @@ def published_arguments(n: int) -> dict[str, Any]:
     for flag, value in zip(words[::2], words[1::2]):
         if flag in names:
             options[names[flag]] = tuple(int(v) for v in value.split(",")) if flag == "-O" else int(value)
+    if "inner" in options and "ring" not in options:
+        del options["inner"]  # n=6 lists '-I 4' without '-r': no ring, so no inner part to bound
     return options
 
 

@@ -17,7 +17,7 @@ SAT_OPTIONS = (
     Option("allow_at", "ints", (), "with --ring: one penalty allowed at each listed edge distance", minimum=2),
     Option("break", "int", 0, "fix two 1s near the centre: 1 = centre and one 3 away, 2 = a centre neighbour and one more (not sound for proofs)", choices=(0, 1, 2)),
     Option("levels", "int", 5, "search the values 1..k only (level-k penalty), complete the rest; k = 5 is the whole puzzle", minimum=1, maximum=5),
-    Option("encoding", "str", "seqcounter", "PySAT cardinality encoding of the penalty bound", choices=ENCODING_CHOICES),
+    Option("encoding", "str", "totalizer", "PySAT cardinality encoding of the penalty bound", choices=ENCODING_CHOICES),
     Option("symmetry", "bool", True, "sound symmetry breaking: the centre or its right neighbour holds 1"),
     Option("target", "int", None, "stop once this raw score is reached", minimum=0),
 )

@@ -33,7 +33,7 @@ from puzzlelab.puzzles.hexagon.scoring import level_penalty, penalty_edges, uppe
 __all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "complete_partial", "run_sat", "run_in_worker", "result_from_search", "result_from_worker"]
 
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
-DEFAULT_ENCODING = "seqcounter"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
+DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
 
 
 def penalty_estimate(n: int, top: int) -> int:
@@ -117,6 +117,7 @@ def sat_search(
         allow_at=tuple(options.get("allow_at") or ()),
         break_=break_,
         symmetry=bool(options.get("symmetry", True)),
+        ladder=bool(options.get("ladder", True)),
     )
     solver = BoundedSolver(encoding.clauses, encoding.count_lits, encoding.n_vars, options.get("encoding") or DEFAULT_ENCODING, seed)
     steps: list[dict[str, Any]] = []

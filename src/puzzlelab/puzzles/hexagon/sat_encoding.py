@@ -81,6 +81,7 @@ class HexEncoding:
     symmetry: bool = False
     fixed: dict[int, int] | None = None
     active: Iterable[int] | None = None
+    ladder: bool = True
     clauses: list[list[int]] = field(default_factory=list, init=False)
     count_lits: list[int] = field(default_factory=list, init=False)
 
@@ -89,7 +90,7 @@ class HexEncoding:
             raise ValueError("top must be 1..5")
         g = self.geometry
         self.cells = g.cells
-        self.n_vars = self.cells * self.top + len(g.edges)
+        self.n_vars = self.cells * self.top + len(g.edges) + (self.cells * self.top if self.ladder else 0)
         self.active_cells = sorted(set(range(self.cells)) if self.active is None else set(self.active))
         self._build()
 
@@ -99,6 +100,16 @@ class HexEncoding:
 
     def p(self, edge: int) -> int:
         return 1 + self.cells * self.top + edge
+
+    def more(self, cell: int, value: int) -> int:
+        """Ladder variable 'cell holds more than value' (value = 1..top)."""
+        return 1 + self.cells * self.top + len(self.geometry.edges) + cell * self.top + value - 1
+
+    def _above(self, cell: int, k: int) -> list[int]:
+        """Literals whose disjunction says 'cell holds at most k' (negation of 'more')."""
+        if self.ladder:
+            return [-self.more(cell, k)]
+        return [self.x(cell, v) for v in range(1, k + 1)]
 
     def new_var(self) -> int:
         self.n_vars += 1
@@ -114,16 +125,28 @@ class HexEncoding:
         for c in active:
             touched.update(g.neighbours_of(c))
         for c in sorted(touched):
-            for a in range(1, top + 1):
-                for b in range(a + 1, top + 1):
-                    add([-x(c, a), -x(c, b)])
+            if self.ladder:
+                # x(c,k) <-> more(c,k-1) and not more(c,k); more(c,k+1) -> more(c,k)
+                m = self.more
+                for k in range(1, top + 1):
+                    add([-x(c, k), -m(c, k)])
+                    if k > 1:
+                        add([-x(c, k), m(c, k - 1)])
+                        add([-m(c, k - 1), m(c, k), x(c, k)])
+                        add([-m(c, k), m(c, k - 1)])
+                    else:
+                        add([m(c, 1), x(c, 1)])
+            else:
+                for a in range(1, top + 1):
+                    for b in range(a + 1, top + 1):
+                        add([-x(c, a), -x(c, b)])
             cap = int(g.degree[c]) + 1
             if cap <= top:
-                add([x(c, v) for v in range(1, cap + 1)])
+                add(self._above(c, cap))
         for c in self.active_cells:
             nbrs = g.neighbours_of(c)
             for k in range(1, top + 1):
-                add([x(c, v) for v in range(1, k + 1)] + [x(j, k) for j in nbrs])
+                add(self._above(c, k) + [x(j, k) for j in nbrs])
         # Penalty edges: those with an active endpoint (both endpoints' values known).
         edge_ids = sorted({int(e) for c in active for e in g.incident[c] if e >= 0})
         self.edge_ids = edge_ids
@@ -137,7 +160,7 @@ class HexEncoding:
                 e1, a = incident[i]
                 for e2, b in incident[i + 1 :]:
                     for k in range(1, top + 1):
-                        add([-x(a, k), -x(b, k)] + [x(c, v) for v in range(1, k + 1)] + [self.p(e1)])
+                        add([-x(a, k), -x(b, k)] + self._above(c, k) + [self.p(e1)])
         self._pins()
         self._restrict(edge_ids)
 
@@ -155,6 +178,8 @@ class HexEncoding:
             else:
                 for v in range(1, self.top + 1):
                     add([-self.x(cell, v)])
+                if self.ladder:
+                    add([self.more(cell, self.top)])
         if self.symmetry and g.n >= 2 and not self.fixed and not self.break_:
             right = g.cell_at(1, 0)
             add([self.x(g.centre, 1), self.x(right, 1)])

@@ -156,10 +156,15 @@ def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 
     geometry = hexagon(n)
     started = time.perf_counter()
     best: tuple[int, list[int]] | None = None
-    runs, run_seconds = 0, []
+    runs, run_seconds, failed = 0, [], 0
+    fallbacks = [order] + [o for o in ORDERS if o != order]
     while True:
         t0 = time.perf_counter()
-        found = beam_search(n, width=width, order=order, spiral_radius=spiral_radius, top=levels, seed=seed + runs, budget=budget)
+        # A beam can die (every state has a hidden dead end); then the next run tries
+        # the next cell order.
+        current = fallbacks[failed % len(fallbacks)]
+        found = beam_search(n, width=width, order=current, spiral_radius=spiral_radius, top=levels, seed=seed + runs, budget=budget)
+        failed += not found
         runs += 1
         run_seconds.append(time.perf_counter() - t0)
         if found:

@@ -19,7 +19,7 @@ from typing import Any
 from puzzlelab.core.result import Budget, Progress, Result
 from puzzlelab.puzzles.hexagon.completion import split_sixes
 from puzzlelab.puzzles.hexagon.model import Hexagon, edge_count, hexagon
-from puzzlelab.puzzles.hexagon.sat import PenaltyBound, new_solver
+from puzzlelab.puzzles.hexagon.sat_solver import PenaltyBound, new_solver
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.scoring import penalty_edges
 

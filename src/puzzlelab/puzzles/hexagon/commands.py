@@ -5,11 +5,15 @@ them under `puzzlelab hexagon`):
   score FILE                 check every grid of a submission (grids split by ';')
   table [--orders 3..8]      lowest penalties through levels 1, 2, 3, 4+ beside the
                              published ones (SAT, proven)
+  batch [--orders 3..16]     SAT settings (published / portfolio / unrestricted) for
+                             several orders in worker processes or on a Ray cluster
+                             (--backend local|ray, --address); verified, stored
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -144,4 +148,69 @@ def table(
         typer.echo(json.dumps(out))
 
 
-COMMANDS = {"count": count, "score": score, "table": table}
+def batch(
+    orders: Annotated[str, typer.Option(help="Orders, e.g. 3..16 or 7,9,11.")] = "3..9",
+    settings: Annotated[str, typer.Option(help="published (the record's arguments), portfolio (the recipe around them), unrestricted.")] = "published",
+    budget: Annotated[float, typer.Option(help="Seconds for the whole batch.")] = 300.0,
+    workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the SAT solvers' clause order.")] = 0,
+    stop_at_record: Annotated[bool, typer.Option(help="Stop an order once it reaches the published score.")] = True,
+    backend: Annotated[str, typer.Option(help="local (worker processes) or ray (a Ray cluster).")] = "local",
+    address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).")] = None,
+    store: Annotated[bool, typer.Option(help="Keep every verified grid in the records store.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines, one per order.")] = False,
+) -> None:
+    """Run SAT settings for several orders at once; print each order's best verified
+    score beside the published one as soon as it is settled.
+
+    Example: puzzlelab hexagon batch --orders 7..12 --settings published --budget 120
+    """
+    from puzzlelab.core.parallel import BACKENDS
+    from puzzlelab.core.store import Store
+    from puzzlelab.puzzles.hexagon import PUZZLE
+    from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
+    from puzzlelab.puzzles.hexagon.model import MAX_ORDER
+
+    try:
+        ns = parse_range(orders, "orders")
+        if not ns or any(not 1 <= n <= MAX_ORDER for n in ns):
+            raise InvalidInstance(f"orders: expected orders between 1 and {MAX_ORDER}", "orders")
+        if settings not in SETTINGS:
+            raise InvalidInstance(f"settings: expected one of {', '.join(SETTINGS)}, got {settings!r}", "settings")
+        if backend not in BACKENDS:
+            raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
+        if budget <= 0:
+            raise InvalidInstance(f"budget: expected a positive number of seconds, got {budget}", "budget")
+    except InvalidInstance as exc:
+        _fail(str(exc))
+    address = address or os.environ.get("RAY_ADDRESS")
+    missed = 0
+
+    def show(row) -> None:
+        nonlocal missed
+        result = row["result"]
+        if store and result.verified:
+            Store().add(PUZZLE.name, str(row["n"]), result, PUZZLE.sense)
+        missed += row["raw"] is None
+        if as_json:
+            typer.echo(json.dumps(row_json(row)))
+            return
+        if row["raw"] is None:
+            typer.echo(f"n={row['n']:2d}: no grid within the budget")
+            return
+        mark = "reached" if row["reached"] else "below"
+        if row["published"] is not None and row["raw"] > row["published"]:
+            mark = "NEW RECORD"
+        typer.echo(
+            f"n={row['n']:2d}: raw {row['raw']}  penalty {row['penalty']}  [{row['status']}]  "
+            f"published {row['published']} ({mark})  {row['setting']}  {row['seconds']:.1f} s"
+        )
+
+    try:
+        run_batch(ns, settings=settings, budget=budget, seed=seed, workers=workers or None, stop_at_record=stop_at_record, backend=backend, address=address, on_order=show)
+    except RuntimeError as exc:
+        _fail(str(exc), EXIT_NO_ANSWER)
+    raise typer.Exit(EXIT_OK if not missed else EXIT_NO_ANSWER)
+
+
+COMMANDS = {"count": count, "score": score, "table": table, "batch": batch}

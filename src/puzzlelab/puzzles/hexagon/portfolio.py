@@ -76,9 +76,12 @@ def portfolio_search(
     target: int | None = None,
     settings: list[dict[str, Any]] | None = None,
     progress=None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Run the settings; returns {'best': summary, 'lower': proven penalty bound,
-    'tasks': per-task lines}."""
+    'tasks': per-task lines}. `backend`/`address` go to core.parallel.run_tasks
+    ('local' worker processes or a 'ray' cluster)."""
     settings = settings or portfolio_settings(n)
     for options in settings:
         if target is not None:
@@ -119,6 +122,8 @@ def portfolio_search(
         grace=0.5,
         stop_when=on_outcome,
         on_interim=absorb,
+        backend=backend,
+        address=address,
     ):
         if not outcome.ok:
             absorb(outcome.index, outcome.value)

@@ -7,19 +7,22 @@ time (one core of a 2018 machine, glucose 4.0); for n <= 9 also prove optimality
 Each n runs under its own time limit (default 600 s); the run stops as soon as the
 published score is reached (`--target`). Proofs use the unrestricted level-3 (or
 level-4, for n = 7 where level 3 is one short) lower bound plus the grid found.
-Timings on a shared machine are noisy: the load average is printed with each line.
+Timings on a shared machine are noisy: the load average is printed with each line; the
+ratio ours/published is wall seconds over the published CPU seconds ('<1s' read as 1 s).
+Runs over parts of the range merge into benchmarks/out/bench_hexagon_best.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import write_json  # noqa: E402
+from common import OUT, write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.puzzles.hexagon import PUZZLE  # noqa: E402
@@ -35,6 +38,15 @@ def proof_level(n: int) -> int:
         if value == final:
             return level
     return 5
+
+
+def published_seconds(text: str) -> float | None:
+    """'110s' -> 110.0; '<1s' -> 1.0 (an upper bound); unknown -> None."""
+    text = text.strip().lstrip("<").rstrip("s")
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def main() -> None:
@@ -62,6 +74,8 @@ def main() -> None:
             "seconds": round(seconds, 2),
             "load": round(os.getloadavg()[0], 1),
         }
+        cpu = published_seconds(published["published_cpu"])
+        row["ratio_to_published"] = round(seconds / cpu, 1) if cpu and row["reached"] else None
         if n <= args.prove_upto:
             level = proof_level(n)
             t0 = time.perf_counter()
@@ -75,12 +89,19 @@ def main() -> None:
             proof_text = f"  proof (level {row['proof_level']}): {'optimal' if row['proven'] else 'NOT proven'} in {row['proof_seconds']} s"
         print(
             f"n={n:2d}  best {best:5d}  ours {row['our_raw']}  {'reached' if row['reached'] else 'NOT reached'}"
-            f"  {row['seconds']:8.2f} s  (published {row['published_cpu']} with {row['arguments']})  load {row['load']}{proof_text}",
+            f"  {row['seconds']:8.2f} s  (published {row['published_cpu']} with {row['arguments']}; ours/published"
+            f" {row['ratio_to_published'] if row['ratio_to_published'] is not None else '-'})  load {row['load']}{proof_text}",
             flush=True,
         )
     reached = sum(r["reached"] for r in rows)
     print(f"reached {reached} of {len(rows)}")
-    write_json("bench_hexagon_best", {"rows": rows, "limit": args.limit})
+    # Runs over parts of the range merge into one file (a row per n, the latest kept).
+    merged = {}
+    previous = OUT / "bench_hexagon_best.json"
+    if previous.exists():
+        merged = {r["n"]: r for r in json.loads(previous.read_text()).get("rows", [])}
+    merged.update({r["n"]: dict(r, limit=args.limit) for r in rows})
+    write_json("bench_hexagon_best", {"rows": [merged[n] for n in sorted(merged)]})
 
 
 if __name__ == "__main__":

@@ -107,3 +107,17 @@ def test_budget_ends_with_the_best_so_far():
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
     if result.solution is not None:
         assert result.verified and result.value <= 576
+
+
+def test_target_is_asked_for_at_once_and_an_unsat_target_is_a_lower_bound():
+    # reachable target: one bounded call at the target penalty after the first grid
+    summary = sat_search(7, {"ring": 4, "inner": 1, "target": 325})
+    kinds = [step["kind"] for step in summary["steps"]]
+    assert kinds[:2] == ["first", "target"] and summary["steps"][1]["bound"] == 342 - 325
+    assert summary["raw"] >= 325 and summary["restricted"]
+    # a target above the optimum: UNSAT at its penalty proves the bound, the descent
+    # then finds the optimum and the run ends proven optimal
+    summary = sat_search(4, {"target": 88})
+    target_step = summary["steps"][1]
+    assert target_step["kind"] == "target" and target_step["sat"] is False and target_step["bound"] == 2
+    assert summary["penalty"] == summary["lower"] == 3 and summary["proven"] == "optimal"

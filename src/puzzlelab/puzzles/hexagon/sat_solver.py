@@ -93,6 +93,22 @@ class BoundedSolver:
         self._ensure(bound)
         return bool(self.solver.solve(assumptions=self.bound.assumptions(bound)))
 
+    def solve_until(self, bound: int, deadline: Callable[[], bool], conflicts: int = 20_000) -> bool | None:
+        """Like `solve(bound)`, in rounds of `conflicts` conflicts (CaDiCaL keeps what it
+        learnt between rounds), giving up with None once `deadline()` is true: a SAT
+        call that a timer can stop, where one plain call could run for hours."""
+        if bound < 0:
+            return False
+        self._ensure(bound)
+        assumptions = self.bound.assumptions(bound)
+        while True:
+            self.solver.conf_budget(conflicts)
+            answer = self.solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return bool(answer)
+            if deadline():
+                return None
+
     def model(self) -> list[int]:
         return self.solver.get_model()
 
@@ -130,10 +146,10 @@ def descend(
     estimate: int | None,
     stop: Callable[[], bool],
     on_unsat: Callable[[int], None] | None = None,
+    lower: int = 0,
 ) -> tuple[int, int]:
     """Close in on the least count: `solve(bound)` answers, `found()` reads the model
     just found and returns its count. Returns (proven lower bound, best upper)."""
-    lower = 0
     guess = next_guess(lower, upper, estimate)
     while lower < upper and not stop():
         if solve(guess):

@@ -84,7 +84,7 @@ class HexagonPuzzle(Puzzle):
     sense = "max"
     default_method = "auto"
     default_budget = 60.0
-    tour_instance = "6"
+    tour_instance = "4"  # proven optimal in well under a second of CPU
     tour_budget = 10.0
 
     def __init__(self) -> None:

@@ -34,7 +34,7 @@ __all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "compl
 
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
 DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
-TARGET_SHARE = 0.75  # of the time left, spent asking for a --target penalty at once
+TARGET_SHARE = 0.5  # of the time left, spent asking for a --target penalty at once
 TARGET_SECONDS = 300.0  # the same, when the budget has no deadline
 
 
@@ -183,7 +183,8 @@ def sat_search(
             # Ask for the target at once, stopping after part of the time: one call at
             # the published penalty is the published program's run (n = 11: 3 s CPU
             # against 10 s for the step-by-step descent), but on hard settings (n = 10,
-            # -r 5 -I 6 -b 2) it can stall, and then the descent takes over.
+            # -r 5 -I 6 -b 2; n = 6, -b 2: nothing in 7 s CPU where the descent had 225)
+            # it can stall, and then the descent takes over for the other half.
             share = budget.seconds_left() * TARGET_SHARE if budget.limited else TARGET_SECONDS
             phase_end = time.perf_counter() + share
             t0 = time.perf_counter()

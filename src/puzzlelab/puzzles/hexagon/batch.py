@@ -51,8 +51,10 @@ def batch_settings(n: int, settings: str) -> list[dict[str, Any]]:
     raise ValueError(f"settings: expected one of {', '.join(SETTINGS)}, got {settings!r}")
 
 
-def _batch_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget, interim) -> dict[str, Any]:
-    """Worker side: one sat search (module-level so any backend can ship it by name)."""
+def _batch_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget | None = None, interim=None) -> dict[str, Any]:
+    """Worker side: one sat search (module-level so any backend can ship it by name).
+    `budget`/`interim` come with context=True tasks; a backend that passes neither still
+    gets the final summary (the search then runs until done or its `target`)."""
     from puzzlelab.puzzles.hexagon.sat import sat_search
 
     return sat_search(n, options, seed=seed, budget=budget, report=interim)

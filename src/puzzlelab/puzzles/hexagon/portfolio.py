@@ -63,7 +63,7 @@ def portfolio_settings(n: int) -> list[dict[str, Any]]:
     return settings
 
 
-def _portfolio_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget, interim) -> dict[str, Any]:
+def _portfolio_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget | None = None, interim=None) -> dict[str, Any]:
     return sat_search(n, options, seed=seed, budget=budget, report=interim)
 
 

@@ -1,0 +1,196 @@
+"""The `beam` method: beam search over the cells in clock or spiral order (seed
+write-up, "Algorithms": clock order, and a spiral from the centre through some radius
+followed by the clock sweep, worked best for its author). The kernel is in kernels.py;
+this module builds the cell order, the frontier slots and the grids.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from puzzlelab.core.result import Budget, Progress, Result, Status
+from puzzlelab.puzzles.hexagon.model import Hexagon, edge_count, format_grid, hexagon
+
+__all__ = ["cell_order", "beam_plan", "beam_search", "run_beam"]
+
+ORDERS = ("clock", "spiral", "rows")
+
+
+def _angle(geometry: Hexagon, cell: int) -> float:
+    x, y = geometry.xy(cell)
+    return math.atan2(-y, x) % (2 * math.pi)  # counter-clockwise from +x, y pointing up
+
+
+def cell_order(geometry: Hexagon, order: str = "spiral", spiral_radius: int = 3) -> list[int]:
+    """Cells in processing order: 'rows' (submission order), 'clock' (by angle around
+    the centre, nearer first on a tie), 'spiral' (rings up to `spiral_radius` from the
+    centre one by one, each by angle; then the clock sweep of the rest)."""
+    cells = range(geometry.cells)
+    if order == "rows":
+        return list(cells)
+    distance = geometry.n - geometry.ring
+    if order == "clock":
+        return sorted(cells, key=lambda c: (0 if distance[c] == 0 else 1, round(_angle(geometry, c), 9), distance[c]))
+    if order == "spiral":
+        inner = sorted((c for c in cells if distance[c] <= spiral_radius), key=lambda c: (distance[c], round(_angle(geometry, c), 9)))
+        outer = sorted((c for c in cells if distance[c] > spiral_radius), key=lambda c: (round(_angle(geometry, c), 9), distance[c]))
+        return inner + outer
+    raise ValueError(f"order: expected one of {ORDERS}, got {order!r}")
+
+
+def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, int] | None = None) -> dict[str, Any]:
+    """The per-step arrays the kernel reads (see kernels.beam_kernel)."""
+    steps = len(order)
+    position = {c: i for i, c in enumerate(order)}
+    own_slot = np.zeros(steps, dtype=np.int32)
+    own_rem = np.zeros(steps, dtype=np.int32)
+    prev_slot = np.full((steps, 6), -1, dtype=np.int32)
+    prev_rem = np.zeros((steps, 6), dtype=np.int32)
+    close_slot = np.full((steps, 6), -1, dtype=np.int32)
+    allowed = np.zeros(steps, dtype=np.int32)
+    slot_of: dict[int, int] = {}
+    free: list[int] = []
+    slots = 0
+    for i, c in enumerate(order):
+        if free:
+            slot = free.pop()
+        else:
+            slot, slots = slots, slots + 1
+        slot_of[c] = slot
+        own_slot[i] = slot
+        nbrs = geometry.neighbours_of(c)
+        own_rem[i] = sum(1 for j in nbrs if position[j] > i)
+        closing = []
+        k = 0
+        for j in nbrs:
+            if position[j] < i:
+                prev_slot[i, k] = slot_of[j]
+                rem = sum(1 for t in geometry.neighbours_of(j) if position[t] > i)
+                prev_rem[i, k] = rem
+                if rem == 0:
+                    closing.append(slot_of[j])
+                k += 1
+        if own_rem[i] == 0:
+            closing.append(slot)
+        for k, s in enumerate(closing):
+            close_slot[i, k] = s
+        cap = min(top + 1, int(geometry.degree[c]) + 1)
+        mask = (1 << cap) - 1
+        if fixed and c in fixed:
+            mask &= 1 << (min(fixed[c], top + 1) - 1)
+        allowed[i] = mask
+        free.extend(closing)
+    return {
+        "own_slot": own_slot,
+        "own_rem": own_rem,
+        "prev_slot": prev_slot,
+        "prev_rem": prev_rem,
+        "close_slot": close_slot,
+        "allowed": allowed,
+        "slots": max(slots, 1),
+        "order": order,
+    }
+
+
+def beam_search(
+    n: int,
+    *,
+    width: int = 2000,
+    order: str = "spiral",
+    spiral_radius: int = 3,
+    top: int = 5,
+    seed: int = 0,
+    budget: Budget | None = None,
+    cutoff: int = 1 << 30,
+    fixed: dict[int, int] | None = None,
+    keep: int = 1,
+) -> list[tuple[int, list[int]]]:
+    """Run the beam once; the best `keep` final states as (level penalty, values with
+    top+1 meaning 'more than top'), best first; [] if the beam died or time ran out."""
+    from puzzlelab.puzzles.hexagon.kernels import beam_kernel
+
+    budget = budget or Budget()
+    geometry = hexagon(n)
+    cells = cell_order(geometry, order, spiral_radius)
+    plan = beam_plan(geometry, cells, top, fixed)
+    rng = np.random.default_rng(seed)
+    zobrist = rng.integers(0, np.iinfo(np.int64).max, size=(plan["slots"], 8, 64), dtype=np.int64).astype(np.uint64)
+    parent, value, penalty, count, done = beam_kernel(
+        plan["own_slot"],
+        plan["own_rem"],
+        plan["prev_slot"],
+        plan["prev_rem"],
+        plan["close_slot"],
+        plan["allowed"],
+        top,
+        plan["slots"],
+        width,
+        zobrist,
+        cutoff,
+        budget.control,
+    )
+    if count == 0 or done < len(cells):
+        return []
+    out = []
+    for state in range(min(keep, count)):
+        values = [0] * geometry.cells
+        p = state
+        for i in range(len(cells) - 1, -1, -1):
+            values[cells[i]] = int(value[i, p])
+            p = int(parent[i, p])
+        out.append((int(penalty[state]), values))
+    return out
+
+
+def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 2000, order: str = "spiral", spiral_radius: int = 3, levels: int = 5, restarts: int = 0) -> Result:
+    """Method entry: beam runs with seeds seed, seed+1, ... while time is left (or
+    `restarts` + 1 of them); the best completed grid wins."""
+    from puzzlelab.puzzles.hexagon.sat import complete_partial
+    from puzzlelab.puzzles.hexagon.scoring import penalty_edges
+
+    n = instance.n
+    geometry = hexagon(n)
+    started = time.perf_counter()
+    best: tuple[int, list[int]] | None = None
+    runs, run_seconds, failed = 0, [], 0
+    fallbacks = [order] + [o for o in ORDERS if o != order]
+    while True:
+        t0 = time.perf_counter()
+        # A beam can die (every state has a hidden dead end); then the next run tries
+        # the next cell order.
+        current = fallbacks[failed % len(fallbacks)]
+        found = beam_search(n, width=width, order=current, spiral_radius=spiral_radius, top=levels, seed=seed + runs, budget=budget)
+        failed += not found
+        runs += 1
+        run_seconds.append(time.perf_counter() - t0)
+        if found:
+            _, partial = found[0]
+            grid, penalty = complete_partial(n, partial, levels, budget if best is not None else None)
+            if best is None or penalty < best[0]:
+                best = (penalty, grid)
+                progress(Progress(phase="beam", message=f"run {runs}", best=edge_count(n) - penalty))
+        if restarts and runs > restarts:
+            break
+        if budget.expired() or (not restarts and budget.seconds_left() < 1.5 * max(run_seconds)):
+            break
+    seconds = time.perf_counter() - started
+    if best is None:
+        return Result(None, None, Status.UNKNOWN, "beam", stats={"seconds": round(seconds, 3), "runs": runs})
+    penalty, grid = best
+    edges = penalty_edges(geometry, grid)
+    raw = edge_count(n) - len(edges)
+    stats = {
+        "seconds": round(seconds, 3),
+        "cell_sum": raw + geometry.cells,
+        "penalty": len(edges),
+        "penalty_edges": [[int(geometry.edges[e, 0]), int(geometry.edges[e, 1])] for e in edges],
+        "runs": runs,
+        "width": width,
+        "order": order,
+        "seconds_per_run": round(float(np.median(run_seconds)), 3),
+    }
+    return Result(raw, format_grid(n, grid), Status.FEASIBLE, "beam", stats=stats)

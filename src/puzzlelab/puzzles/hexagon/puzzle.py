@@ -1,0 +1,185 @@
+"""The hexagonal-neighbours puzzle object: parsing, catalog, published figures, methods.
+
+Instance: the order n (a number, '8', {'n': 8}), or a grid in the contest's submission
+text (its order is read from its row count), which `improve` starts from and `verify`
+checks. Value: the contest's raw score (cell sum minus cell count), maximised.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from importlib import resources
+from typing import Any
+
+from puzzlelab.core.puzzle import InvalidInstance, Method, Option, Puzzle
+from puzzlelab.core.result import Result, Verdict
+from puzzlelab.puzzles.hexagon.model import (
+    MAX_ORDER,
+    HexInstance,
+    cell_count,
+    edge_count,
+    format_grid,
+    grid_values,
+    parse_grids,
+)
+
+CATALOG_ORDERS = range(1, 28)
+
+
+@functools.lru_cache(maxsize=None)
+def published_table() -> dict[int, dict[str, str]]:
+    """best_scores.tsv shipped with the package: n -> its row."""
+    text = resources.files("puzzlelab.puzzles.hexagon").joinpath("data/best_scores.tsv").read_text()
+    rows = csv.DictReader((line for line in text.splitlines() if not line.startswith("#")), delimiter="\t")
+    return {int(row["n"]): row for row in rows}
+
+
+@functools.lru_cache(maxsize=None)
+def level_table() -> dict[int, tuple[int, int, int, int]]:
+    """level_penalties.tsv: n -> lowest penalty through levels 1, 2, 3 and 4-6."""
+    text = resources.files("puzzlelab.puzzles.hexagon").joinpath("data/level_penalties.tsv").read_text()
+    rows = csv.DictReader((line for line in text.splitlines() if not line.startswith("#")), delimiter="\t")
+    return {int(r["n"]): (int(r["level1"]), int(r["level2"]), int(r["level3"]), int(r["level4_5_6"])) for r in rows}
+
+
+def published_arguments(n: int) -> dict[str, Any]:
+    """The published SAT program's arguments for n as our `sat` options
+    ('-r 4 -I 1 -b 2 -O 4,5' -> {'ring': 4, 'inner': 1, 'break': 2, 'allow_at': (4, 5)}).
+    An -I without -r (n = 6) bounds nothing and is dropped."""
+    row = published_table().get(n)
+    if row is None:
+        return {}
+    words = row["published_sat_arguments"].split()
+    names = {"-r": "ring", "-I": "inner", "-b": "break", "-O": "allow_at"}
+    options: dict[str, Any] = {}
+    for flag, value in zip(words[::2], words[1::2]):
+        if flag in names:
+            options[names[flag]] = tuple(int(v) for v in value.split(",")) if flag == "-O" else int(value)
+    if "inner" in options and "ring" not in options:
+        del options["inner"]  # n=6 lists '-I 4' without '-r': no ring, so no inner part to bound
+    return options
+
+
+def _order(value: Any, field: str = "n") -> int:
+    if isinstance(value, bool):
+        raise InvalidInstance(f"{field}: expected an order n >= 1, got {value!r}", field)
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise InvalidInstance(f"{field}: expected an order n >= 1 (or a grid as submission text), got {value!r}", field) from None
+    if isinstance(value, float) and not value.is_integer():
+        raise InvalidInstance(f"{field}: expected a whole number, got {value!r}", field)
+    if n < 1:
+        raise InvalidInstance(f"{field}: expected an order n >= 1, got {n}", field)
+    if n > MAX_ORDER:
+        raise InvalidInstance(f"{field}: order {n} is larger than the maximum {MAX_ORDER}", field, 413)
+    return n
+
+
+class HexagonPuzzle(Puzzle):
+    name = "hexagon"
+    title = "Hexagonal neighbours (Al Zimmermann's contest): a cell holding k needs 1..k-1 beside it; maximise the sum"
+    value_name = "raw score"
+    sense = "max"
+    default_method = "auto"
+    default_budget = 60.0
+    tour_instance = "4"  # proven optimal in well under a second of CPU
+    tour_budget = 10.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        from puzzlelab.puzzles.hexagon import methods
+
+        methods.register(self)
+        from puzzlelab.puzzles.hexagon import commands
+
+        self.commands.update(commands.COMMANDS)
+
+    # ---------------------------------------------------------------- instances
+    def parse(self, obj: Any) -> HexInstance:
+        if isinstance(obj, HexInstance):
+            return obj
+        if isinstance(obj, dict):
+            if "grid" in obj and obj["grid"] is not None:
+                instance = self.parse(obj["grid"])
+                if "n" in obj and _order(obj["n"]) != instance.n:
+                    raise InvalidInstance(f"n: {obj['n']} does not match the grid's order {instance.n}", "n")
+                return instance
+            if "n" not in obj:
+                raise InvalidInstance("instance: expected {'n': order} or {'grid': submission text}", "n")
+            return HexInstance(_order(obj["n"]))
+        if isinstance(obj, (list, tuple)):
+            n, values = grid_values(list(obj))
+            return HexInstance(n, values)
+        if isinstance(obj, str):
+            text = obj.strip()
+            if text.startswith("n="):
+                text = text[2:].strip()
+            if text.isdigit():
+                return HexInstance(_order(text))
+            if "(" in text:
+                grids = parse_grids(text)
+                if len(grids) != 1:
+                    raise InvalidInstance(
+                        f"grid: expected one grid, got {len(grids)} separated by ';' (score a whole submission with `puzzlelab hexagon score FILE`)",
+                        "grid",
+                    )
+                n, values = grid_values(grids[0])
+                return HexInstance(n, values)
+            raise InvalidInstance(f"instance: expected an order n (e.g. 8) or a grid like (4,3,2), (2,1,3,1), ...; got {text[:40]!r}", "instance")
+        return HexInstance(_order(obj))
+
+    def format_instance(self, instance: HexInstance) -> Any:
+        if instance.start is None:
+            return {"n": instance.n}
+        return {"n": instance.n, "grid": format_grid(instance.n, instance.start)}
+
+    def instance_key(self, instance: HexInstance) -> str:
+        return str(instance.n)
+
+    def catalog(self) -> dict[str, str]:
+        entries = {}
+        for n in CATALOG_ORDERS:
+            row = published_table().get(n)
+            text = f"order {n}: {cell_count(n)} cells, {edge_count(n)} edges"
+            if row:
+                proven = "proven optimal" if row["proven_optimal"] == "yes" else "best known"
+                text += f"; {proven} raw score {row['best_raw_score']} ({row['penalty_edges']} penalty edges)"
+            entries[str(n)] = text
+        return entries
+
+    def catalog_instance(self, name: str) -> HexInstance:
+        return HexInstance(_order(name))
+
+    def published(self, key: str) -> dict[str, Any] | None:
+        try:
+            row = published_table().get(int(key))
+        except ValueError:
+            return None
+        if row is None:
+            return None
+        return {
+            "value": int(row["best_raw_score"]),
+            "proven": row["proven_optimal"] == "yes",
+            "source": "Al Zimmermann's Programming Contest, Hexagonal Neighbors (2018-2019)",
+            "penalty": int(row["penalty_edges"]),
+            "cpu": row["published_cpu"],
+            "arguments": row["published_sat_arguments"],
+        }
+
+    # ---------------------------------------------------------------- checking, pictures
+    def verify(self, instance: HexInstance, solution: Any) -> Verdict:
+        from puzzlelab.puzzles.hexagon.verify import verify_grid
+
+        return verify_grid(instance, solution)
+
+    def render_svg(self, instance: HexInstance, result: Result | None) -> str:
+        from puzzlelab.puzzles.hexagon.render import render_svg
+
+        return render_svg(instance, result)
+
+    def render_text(self, instance: HexInstance, result: Result | None) -> str | None:
+        from puzzlelab.puzzles.hexagon.render import render_text
+
+        return render_text(instance, result)

@@ -34,7 +34,7 @@ STATE_SLOTS = 8
 DONE, BUFFER_FULL, QUOTA, STOPPED = 0, 1, 2, 3
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
 def _place(p, sign, cell, neighbour, border, free_code, mult, filled, side_colour, cand_piece, cand_col,
            piece_colours, remaining, demand, counts, piece_key_start, piece_keys, key_mask, key_count,
            cell_key, cell_known, mate, load):
@@ -239,7 +239,11 @@ def search_kernel(neighbour, border, free_code, mult, cand_start, cand_piece, ca
                     p = cand_start[cell_key[cell]]
                     hi[depth] = cand_start[cell_key[cell] + 1]
             else:
-                cell = order[depth]
+                cell = order[0]
+                for i in range(n):  # the first open cell in the fixed order (a prefix may sit anywhere)
+                    if not filled[order[i]]:
+                        cell = order[i]
+                        break
                 chosen[depth] = cell
                 p = cand_start[cell_key[cell]]
                 hi[depth] = cand_start[cell_key[cell] + 1]

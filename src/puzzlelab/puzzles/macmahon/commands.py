@@ -60,7 +60,11 @@ def _fail(exc: Exception) -> None:
 def count_command(
     instance: Annotated[str, typer.Argument(help="Catalog name (4x6, 3x8, hex2 ...), instance text, a file, or -.")],
     border: Annotated[Optional[str], typer.Option(help="Border colour (name, letter or index), or 'free'.")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    workers: Annotated[int, typer.Option(help="Worker processes (subtrees in parallel).", min=1)] = 1,
+    symmetry: Annotated[bool, typer.Option(help="Classify the solutions up to the symmetry groups (--no-symmetry: the total only).")] = True,
+    split_depth: Annotated[int, typer.Option(help="Extra cells fixed per subtree when split for workers.", min=0)] = 3,
+    backend: Annotated[str, typer.Option(help="Where subtrees run: local (worker processes) or ray.")] = "local",
+    address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: $RAY_ADDRESS).")] = None,
     group: Annotated[str, typer.Option(help="Also count up to the subgroup these elements generate, e.g. rot180,WBR.")] = "",
     order: Annotated[str, typer.Option(help="Cell order: mrv (fewest candidates first), ring, rows or greedy.")] = "mrv",
     list_file: Annotated[Optional[Path], typer.Option("--list", help="Write one checked representative per class as JSON lines.")] = None,
@@ -73,6 +77,8 @@ def count_command(
     """Count every solution, and the classes up to each symmetry group.
 
     Example: puzzlelab macmahon count 4x6 --border white --json
+    (--workers 2 splits the search into subtrees; --backend ray --address HOST:PORT
+    runs them on a Ray cluster.)
     """
     from . import PUZZLE
     from .methods import run_enumerate
@@ -90,13 +96,15 @@ def count_command(
         collect = list_group if list_file is not None else None
         if collect is not None and collect not in ("full", "board", "rotations", "colours", "custom"):
             raise InvalidInstance(f"--list-group: expected full, board, rotations, colours or custom, got {list_group!r}", "list_group")
-        for name, value in (("order", order),):
+        if not symmetry and (group or list_file is not None):
+            raise InvalidInstance("--no-symmetry counts the total only; drop --group / --list", "symmetry")
+        for name, value in (("order", order), ("backend", backend)):
             PUZZLE.method("enumerate").parse_options({name: value})
 
         def work():
             result = run_enumerate(
                 inst, budget=run_budget, progress=lambda e: None, seed=0, workers=workers, order=order,
-                group=group, checkpoint=checkpoint, collect=collect, collect_into=collected,
+                symmetry=symmetry, split_depth=split_depth, backend=backend, address=address or "", group=group, checkpoint=checkpoint, collect=collect, collect_into=collected,
             )
             return PUZZLE.check(inst, result)
 
@@ -118,16 +126,17 @@ def count_command(
         _fail(exc)
         return
     cert = result.solution
+    groups = cert["groups"] if symmetry else {}  # --no-symmetry: the trivial group only, not worth reporting
     report = {
         "puzzle": PUZZLE.name,
         "instance": PUZZLE.instance_key(inst),
         "total": cert["total"],
         "complete": cert["complete"],
         "status": result.status.value,
-        "classes": {g: v["classes"] for g, v in cert["groups"].items()},
-        "group_orders": {g: len(v["members"]) for g, v in cert["groups"].items()},
-        "group_elements": {g: v["members"] for g, v in cert["groups"].items()},
-        "orbit_sizes": {g: v["orbit_sizes"] for g, v in cert["groups"].items()},
+        "classes": {g: v["classes"] for g, v in groups.items()},
+        "group_orders": {g: len(v["members"]) for g, v in groups.items()},
+        "group_elements": {g: v["members"] for g, v in groups.items()},
+        "orbit_sizes": {g: v["orbit_sizes"] for g, v in groups.items()},
         "fixed_points": cert["fixed_points"],
         "symmetric_classes": len(cert["symmetric"]),
         "stats": result.stats,

@@ -323,8 +323,15 @@ def count_solutions(
     collect_cap: int = 0,
     occupancy: bool = False,
     checkpoint: str | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict[str, Any]:
-    """Count every solution (merged statistics of all work units; see count_subtree)."""
+    """Count every solution (merged statistics of all work units; see count_subtree).
+
+    With one worker, no checkpoint and the local backend the units run in this process;
+    otherwise they are split `split_depth` cells deeper and shipped as descriptors
+    (instance JSON, units, options) to `core.parallel.run_tasks` on `backend` ('local'
+    worker processes or a 'ray' cluster at `address`)."""
     options = {
         "order": order,
         "symmetry": symmetry,
@@ -336,7 +343,7 @@ def count_solutions(
     started = time.perf_counter()
     units = plan_units(inst, reduce)
     instance_json = format_instance(inst)
-    if workers <= 1 and not checkpoint:
+    if workers <= 1 and not checkpoint and backend == "local":
 
         def report(i: int, run: SearchRun, found: int) -> None:
             progress(Progress("enumerate", done=(i + run.fraction()) / len(units), total=1.0, best=found + run.total, stats={"nodes": int(run.state[4])}))
@@ -353,16 +360,20 @@ def count_solutions(
     names = [json.dumps(u, sort_keys=True) for u in units]
     tasks = [Task(count_subtree, (instance_json, [u], options), name=name) for u, name in zip(units, names) if name not in done]
     parts = [done[name] for name in names if name in done]
-    for outcome in run_tasks(tasks, workers=max(1, workers), budget=budget):
+    errors: list[str] = []
+    for outcome in run_tasks(tasks, workers=max(1, workers), budget=budget, backend=backend, address=address or None):
         if outcome.ok and outcome.value["complete"]:
             parts.append(outcome.value)
             done[outcome.name] = outcome.value
             _save_checkpoint(checkpoint, state)
+        elif not outcome.ok:
+            errors.append(outcome.error.strip().splitlines()[-1] if outcome.error.strip() else "failed")
         if progress is not None:
             progress(Progress("subtrees", done=len(parts), total=len(units), best=sum(p["total"] for p in parts)))
     empty = count_subtree(instance_json, [], options)
     merged = _merge([empty] + parts)
     merged["complete"] = len(parts) == len(units)
+    merged["errors"] = errors[:5]
     merged["subtrees"] = len(units)
     merged["wall_seconds"] = time.perf_counter() - started
     return merged

@@ -55,6 +55,8 @@ class MacMahon(Puzzle):
                     Option("symmetry", "bool", True, "classify the solutions under the symmetry group"),
                     Option("group", "str", "", "extra subgroup from generators, e.g. rot180,WBR"),
                     Option("checkpoint", "str", "", "file keeping finished subtrees (resume a long count)"),
+                    Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray")),
+                    Option("address", "str", "", "ray cluster address (default: $RAY_ADDRESS)"),
                 ),
                 exact=True,
             )

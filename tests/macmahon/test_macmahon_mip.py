@@ -56,7 +56,7 @@ def test_mip_all_orientations_variant():
     assert result.verified
 
 
-@pytest.mark.parametrize("name", ["2x3/free", "hex1/c2/free/tiles=WWW,WWR,WRR,RRR,WWR,WRR"])
+@pytest.mark.parametrize("name", [pytest.param("2x3/free", marks=pytest.mark.slow), "hex1/c2/free/tiles=WWW,WWR,WRR,RRR,WWR,WRR"])
 def test_cpsat_enumerates_the_same_count(name):
     inst = parse_instance(name)
     count = PUZZLE.solve(inst, "cpsat", budget=300, all=True)

@@ -78,3 +78,15 @@ def test_infeasible_instance():
     result = PUZZLE.solve(inst, "mip", budget=60)
     assert result.status == Status.INFEASIBLE and result.solution is None
     assert len(list_solutions(inst)) == 0
+
+
+@pytest.mark.slow
+def test_fifty_mip_solutions_are_all_enumerated():
+    """The issue's check: 50 different solutions from no-good cuts, every one among the
+    enumerator's (on a 12-piece board where the enumerator lists 72)."""
+    inst = random_solvable("3x4", 3, 0, seed=1)
+    every = enumerated(inst)
+    assert len(every) > 50
+    result = PUZZLE.solve(inst, "mip", budget=600, solutions=50)
+    colours = [grid_colours(inst, g)[0] for g in result.solution["solutions"]]
+    assert result.verified and len(set(colours)) == 50 and set(colours) <= every

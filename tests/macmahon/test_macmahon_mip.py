@@ -45,6 +45,7 @@ def test_mip_no_good_cuts_exhaust_to_the_exact_count():
     assert {grid_colours(inst, g)[0] for g in result.solution["solutions"]} == every
 
 
+@pytest.mark.slow  # HiGHS needs 15-90 s on the 24-piece model here
 def test_mip_one_solution_of_the_classic_puzzle():
     result = PUZZLE.solve(parse_instance("4x6"), "mip", budget=300)
     assert result.verified and result.value == 1 and result.stats["seconds_to_first"] is not None

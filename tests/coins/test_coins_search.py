@@ -67,21 +67,25 @@ def test_bfs_levels_equal_the_oracle_layers_and_paths_verify(tmp_path, distances
     run.close()
 
 
-def test_bfs_resumes_after_a_kill_mid_level(tmp_path, distances):
+@pytest.mark.parametrize("storage", ["ram", "memmap"])
+def test_bfs_resumes_after_a_kill_mid_level(tmp_path, distances, storage):
     folder = tmp_path / "run"
-    run = LevelArrayRun(model.Start(W, H, START), folder)
+    run = LevelArrayRun(model.Start(W, H, START), folder, storage=storage)
     run.run(max_level=3)
-    # Simulate a kill while level 4 was being built: some of its boards already marked.
-    level4 = [b for b, d in distances.items() if d == 4][:5]
-    from puzzlelab.core.rank import rank_many
-
-    for r in rank_many(np.array(level4, dtype=np.uint64)):
-        run.levels[int(r)] = 5
-    run.levels.flush()
     run.close()
     state = json.loads((folder / "state.json").read_text())
     assert len(state["counts"]) == 4  # levels 0..3 complete
-    again = LevelArrayRun(model.Start(W, H, START), folder)
+    # Simulate a kill after the array of level 4 and part of level 5 reached the file
+    # (a background checkpoint writes ahead of state.json).
+    from puzzlelab.core.rank import rank_many
+
+    with open(folder / "levels.u8", "r+b") as fh:
+        for level, count in ((4, 10**6), (5, 7)):
+            boards = [b for b, d in distances.items() if d == level][:count]
+            for r in rank_many(np.array(boards, dtype=np.uint64)):
+                fh.seek(int(r))
+                fh.write(bytes([level + 1]))
+    again = LevelArrayRun(model.Start(W, H, START), folder, storage=storage)
     assert again.resumed
     outcome = again.run(stop_when_found=False)
     assert outcome.levels == np.bincount(list(distances.values())).tolist()
@@ -123,3 +127,16 @@ def test_short_sample_puzzles_match_the_published_optimum(name, published):
     result = PUZZLE.solve(PUZZLE.parse(name), "bidir", budget=60)
     assert result.status == Status.OPTIMAL and result.verified
     assert result.value == published
+
+
+def test_two_bit_bfs_equals_the_oracle_and_rebuilds_paths(distances):
+    from puzzlelab.puzzles.coins.two_bit import OLD, TwoBitBfs
+
+    bfs = TwoBitBfs(W, H, START)
+    counts = bfs.run()
+    assert counts == np.bincount(list(distances.values())).tolist()
+    assert bfs.count_code(OLD) == sum(counts)  # every board expanded once, then old
+    for target in list(distances)[::211]:
+        moves = bfs.moves(target)
+        assert len(moves) == distances[target]
+        assert PUZZLE.verify(model.Instance(W, H, START, target), moves).ok

@@ -6,9 +6,10 @@ one level at a time by scanning the array; a target's optimal length is its leve
 its path is rebuilt by stepping back to a predecessor one level lower. One run reaches
 every target of a start (all 36 glyphs of a font) in the time of a single search.
 
-The array is a file-backed memmap in a work folder with a `state.json` checkpoint
-written after each level (the array is flushed first), so a killed run resumes from
-the last complete level. The array must fit in memory (random access to a board's byte
+The array is backed by a file in a work folder (level_store.py: worked on in huge-page
+RAM and written back per level, or a plain file-backed memmap), with a `state.json`
+checkpoint written after each level once the array is on file, so a killed run resumes
+from the last complete level. The array must fit in memory (random access to a board's byte
 from disk would thrash): the run refuses up front, with the figures, when it does not
 (5 x 9 boards need C(45, 13) bytes = 73 GB), or when the disk lacks room for it.
 """
@@ -31,10 +32,11 @@ import numpy as np
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_progress, throttle
 from puzzlelab.puzzles.coins.kernels import geometry, max_moves
-from puzzlelab.puzzles.coins.level_array import BLOCK, PAD, CpuLevelKernels, padded_length
+from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT, PAD, CpuLevelKernels, padded_length
+from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
 
-__all__ = ["LevelArrayRun", "BfsOutcome", "solve_one", "memory_available", "array_bytes", "STATE_FORMAT"]
+__all__ = ["LevelArrayRun", "BfsOutcome", "solve_one", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
 
 STATE_FORMAT = 1
 CHUNK_BLOCKS = 1 << 18  # 16.8 M ranks per kernel call
@@ -81,7 +83,15 @@ class LevelArrayRun:
     """One BFS from `start` in `workdir` (created; resumed when it holds a matching
     checkpoint). Raises InvalidInstance (413) up front when the array cannot fit."""
 
-    def __init__(self, start: Start, workdir: str | os.PathLike, *, max_memory_bytes: int | None = None, resume: bool = True):
+    def __init__(
+        self,
+        start: Start,
+        workdir: str | os.PathLike,
+        *,
+        max_memory_bytes: int | None = None,
+        resume: bool = True,
+        storage: str = "ram",
+    ):
         self.start = start
         self.cells = start.width * start.height
         self.coins = popcount(start.board)
@@ -102,10 +112,11 @@ class LevelArrayRun:
         self.reserve = max_moves(self.cells, self.coins)
         self.state = self._load_state() if resume else None
         self.resumed = self.state is not None
-        if self.state is None:
-            self._create()
-        self.levels = np.memmap(self.array_path, dtype=np.uint8, mode="r+", shape=(self.nbytes,))
-        self.kernels = CpuLevelKernels(self.levels, self.cells, self.coins, self.total, self.geo, self.reserve)
+        self.store = LevelStore(self.array_path, self.nbytes, storage, create=not self.resumed)
+        self.levels = self.store.array
+        if not self.resumed:
+            self._start_array()
+        self.kernels = CpuLevelKernels(self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve)
 
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
@@ -153,23 +164,23 @@ class LevelArrayRun:
             return None
         return state
 
-    def _create(self) -> None:
-        # A sparse file of zeros: every board unseen; bytes past the last board hold PAD.
-        with open(self.array_path, "wb") as fh:
-            fh.truncate(self.nbytes)
-        levels = np.memmap(self.array_path, dtype=np.uint8, mode="r+", shape=(self.nbytes,))
-        levels[self.total :] = PAD
+    def _start_array(self) -> None:
+        # The file starts sparse (all zeros: every board unseen); bytes past the last
+        # board hold PAD, and the start is level 0 (byte 1).
         from puzzlelab.core.rank import rank_many
 
-        levels[int(rank_many(np.array([self.start.board], dtype=np.uint64))[0])] = 1
-        levels.flush()
-        del levels
+        self.levels[self.total :] = PAD
+        start_rank = int(rank_many(np.array([self.start.board], dtype=np.uint64))[0])
+        self.levels[start_rank] = 1
+        for index in (start_rank, self.total, self.nbytes - 1):
+            self.store.dirty[min(index, self.nbytes - 1) >> DIRTY_SHIFT] = 1
+        self.store.checkpoint()
         self.state = self._fresh_state()
         self._save_state()
 
-    def _save_state(self) -> None:
+    def _save_state(self, text: str | None = None) -> None:
         tmp = self.state_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.state, indent=1))
+        tmp.write_text(json.dumps(self.state, indent=1) if text is None else text)
         os.replace(tmp, self.state_path)
 
     # ------------------------------------------------------------ search
@@ -198,7 +209,9 @@ class LevelArrayRun:
         found = {name: lv for name, board in targets.items() if (lv := self.level_of(board)) >= 0}
         counts = self.state["counts"]
         stopped = False
-        resumed_level = self.resumed
+        # After a resume the file may hold marks of the next two levels (written ahead
+        # by a background checkpoint): count those levels by scanning, not by marks.
+        recount = 2 if self.resumed else 0
         while not self.state["finished"]:
             level = len(counts) - 1
             if stop_when_found and targets and len(found) == len(targets):
@@ -208,7 +221,9 @@ class LevelArrayRun:
             reached = sum(counts)
             use_pull = mode == "pull" or (mode == "auto" and self._prefer_pull(counts))
             level_started = time.perf_counter()
+            cpu_started = time.process_time()
             generated_before = int(budget.control[NODES])
+            self.kernels.dirty = self.store.dirty
             block, marked, work = 0, 0, 0
             while block < self.kernels.blocks:
                 hi = min(self.kernels.blocks, block + CHUNK_BLOCKS)
@@ -230,13 +245,11 @@ class LevelArrayRun:
                     stopped = True
                     break
             if stopped:
-                self.levels.flush()
+                self.store.checkpoint()  # keeps the partial level; state.json does not move
                 break
-            if resumed_level:
+            if recount:
                 marked = self.kernels.count(level + 2)
-                resumed_level = False
-            self.levels.flush()
-            seconds = time.perf_counter() - level_started
+                recount -= 1
             counts.append(marked)
             self.state["history"].append(
                 {
@@ -245,16 +258,19 @@ class LevelArrayRun:
                     "boards": marked,
                     "work": work,
                     "generated": int(budget.control[NODES]) - generated_before,
-                    "seconds": round(seconds, 3),
+                    "seconds": round(time.perf_counter() - level_started, 3),
+                    "cpu_seconds": round(time.process_time() - cpu_started, 3),
                 }
             )
             if marked == 0:
                 counts.pop()
                 self.state["finished"] = True
-            self._save_state()
+            text = json.dumps(self.state, indent=1)
+            self.store.checkpoint_in_background(lambda written, text=text: self._save_state(text))
             for name, board in targets.items():
                 if name not in found and (lv := self.level_of(board)) >= 0:
                     found[name] = lv
+        self.store.wait()
         return BfsOutcome(
             levels=list(counts),
             found=found,
@@ -284,12 +300,12 @@ class LevelArrayRun:
         return boards_to_moves(self.path(board), self.start.width)
 
     def close(self) -> None:
-        try:
-            self.levels.flush()
-        except (ValueError, OSError):
-            pass
+        """Release the array and the folder's lock (the file keeps the last checkpoint)."""
+        if self.levels is None:
+            return
         del self.kernels
         self.levels = None
+        self.store.close()
         fcntl.flock(self._lock, fcntl.LOCK_UN)
         self._lock.close()
 

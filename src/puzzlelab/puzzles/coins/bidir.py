@@ -32,9 +32,9 @@ from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, should_stop, throttle
 from puzzlelab.puzzles.coins.hashset import SLOT_BYTES, BoardTable, table_probe
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
-from puzzlelab.puzzles.coins.model import Instance, boards_to_moves
+from puzzlelab.puzzles.coins.model import Instance, boards_to_moves, popcount
 
-__all__ = ["bidirectional", "DEDUP_CHOICES"]
+__all__ = ["bidirectional", "ball_sizes", "DEDUP_CHOICES"]
 
 DEDUP_CHOICES = ("auto", "hash", "bits")
 DONE, MEET, TABLE_FULL, BUFFER_FULL, STOPPED = 0, 1, 2, 3, 4
@@ -233,6 +233,40 @@ def bidirectional(
             why = "every board reachable from the start" if side.index == 0 else "every board that reaches the target"
             stats["note"] = f"searched {why}: the target cannot be reached"
             return Result(None, None, Status.INFEASIBLE, "bidir", stats=stats)
+
+
+def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: bool = False, budget: Budget | None = None) -> list[int]:
+    """Boards at each distance 0..depth from `board` (forward, or backward: the boards
+    that reach it), by the same kernel and table as `bidir` searching one side."""
+    budget = budget or Budget()
+    geo = geometry(width, height)
+    reserve = max_moves(width * height, popcount(board))
+    side = 1 if backward else 0
+    table = BoardTable(16)
+    table_probe(table.keys, table.marks, table.shift, np.uint64(board), side, 0)
+    table.size = 1
+    frontier = np.array([board], dtype=np.uint64)
+    sizes = [1]
+    for level in range(1, depth + 1):
+        nxt = np.empty(max(1024, 4 * frontier.shape[0] + reserve), dtype=np.uint64)
+        position, n_next = 0, 0
+        while position < frontier.shape[0]:
+            position, n_next, size, status, _, _ = _expand_hash(
+                frontier, position, frontier.shape[0], side, level, table.keys, table.marks, table.shift,
+                table.size, table.limit, nxt, n_next, geo, budget.control, reserve,
+            )
+            table.size = size
+            if status == TABLE_FULL:
+                table.grow()
+            elif status == BUFFER_FULL:
+                nxt = np.concatenate([nxt[:n_next], np.empty(nxt.shape[0], dtype=np.uint64)])
+            elif status == STOPPED:
+                return sizes
+        frontier = nxt[:n_next].copy()
+        sizes.append(n_next)
+        if n_next == 0:
+            break
+    return sizes
 
 
 def _rebuild(mode, meet, side_index, sides, table, geo, reserve) -> list[int]:

@@ -79,7 +79,7 @@ def _progress(quiet: bool) -> Callable[[Progress], None]:
 
 
 def bfs(
-    start: Annotated[str, typer.Argument(help="The start: a glyph name like font5x7:A, or one glyph as rows of o and -.")],
+    start: Annotated[str, typer.Argument(help="The start: a glyph name like font5x7:A, or one glyph as rows of o and - (rows split by / or newlines; a file; - for standard input).")],
     targets: Annotated[Optional[str], typer.Option(help="Target glyphs, comma separated (default: every other glyph of the font).")] = None,
     workdir: Annotated[Optional[Path], typer.Option(help="Folder for the level array and its checkpoint.")] = None,
     resume: Annotated[bool, typer.Option(help="Resume from the folder's checkpoint when it matches.")] = True,
@@ -101,6 +101,10 @@ def bfs(
     with _errors():
         if mode not in MODES:
             raise InvalidInstance(f"option --mode: expected one of {', '.join(MODES)}, got {mode!r}", "mode")
+        if start == "-":
+            start = sys.stdin.read(100_000)
+        elif "\n" not in start and len(start) < 4096 and Path(start).is_file():
+            start = Path(start).read_text()
         begin = model.parse_start(start)
         wanted = _targets(begin, targets)
         folder = workdir or Path("puzzlelab-out") / "coins-bfs" / begin.key.replace(":", "_").replace("/", "slash")

@@ -25,12 +25,13 @@ import numpy as np
 
 from puzzlelab.core.rank import next_subset, rank, unrank
 from puzzlelab.core.result import NODES, should_stop
-from puzzlelab.puzzles.coins.kernels import backward_moves, forward_moves
+from puzzlelab.puzzles.coins.kernels import backward_moves, forward_move_ranks, prefetch
 
-__all__ = ["PAD", "BLOCK", "padded_length", "CpuLevelKernels"]
+__all__ = ["PAD", "BLOCK", "DIRTY_SHIFT", "padded_length", "CpuLevelKernels"]
 
 PAD = 255
 BLOCK = 64  # ranks per scan block; the file length is a multiple of it
+DIRTY_SHIFT = 20  # the kernels flag each 1 MiB chunk they write, for checkpoints
 _LOW = np.uint64(0x0101010101010101)
 _HIGH = np.uint64(0x8080808080808080)
 
@@ -49,19 +50,39 @@ def _block_has(words, block, pattern):
     return False
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _mark_unseen(levels, dirty, ranks, count, new_byte):
+    marked = 0
+    for i in range(count):
+        child = ranks[i]
+        if levels[child] == 0:
+            levels[child] = new_byte
+            dirty[child >> DIRTY_SHIFT] = 1
+            marked += 1
+    return marked
+
+
 @numba.njit(cache=True, nogil=True)
-def expand_push(levels, words, stored, n, k, total, geo, block_lo, block_hi, control, reserve):
+def expand_push(levels, words, dirty, stored, n, k, total, geo, block_lo, block_hi, control, reserve):
     """Blocks [block_lo, block_hi): every board whose byte is `stored` (level + 1)
     marks its unseen forward neighbours with stored + 1. Returns (block reached,
-    boards expanded, boards marked); stops early when the budget says so."""
-    buf = np.empty(reserve, dtype=np.uint64)
+    boards expanded, boards marked); stops early when the budget says so.
+
+    Children are ranked incrementally (kernels.forward_move_ranks) and software
+    pipelined: a board's child bytes are prefetched, then the previous board's
+    children are marked, so the cache misses of two boards overlap."""
+    ranks = np.empty((2, reserve), dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    scratch = np.empty((3, 66), dtype=np.int64)
     pattern = np.uint64(stored) * _LOW
     new_byte = np.uint8(stored + 1)
+    slot = 0
     expanded = 0
     marked = 0
     generated = 0
     for block in range(block_lo, block_hi):
         if (block & 1023) == 0 and should_stop(control):
+            marked += _mark_unseen(levels, dirty, ranks[1 - slot], counts[1 - slot], new_byte)
             control[NODES] += generated
             return block, expanded, marked
         if not _block_has(words, block, pattern):
@@ -71,24 +92,27 @@ def expand_push(levels, words, stored, n, k, total, geo, block_lo, block_hi, con
         mask = unrank(r, n, k)
         while True:
             if levels[r] == stored:
-                count = forward_moves(mask, geo, buf)
+                row = ranks[slot]
+                count = forward_move_ranks(mask, r, geo, row, scratch)
+                for i in range(count):
+                    prefetch(levels, row[i])
+                counts[slot] = count
                 generated += count
                 expanded += 1
-                for i in range(count):
-                    child = rank(buf[i])
-                    if levels[child] == 0:
-                        levels[child] = new_byte
-                        marked += 1
+                slot = 1 - slot
+                marked += _mark_unseen(levels, dirty, ranks[slot], counts[slot], new_byte)
+                counts[slot] = 0
             r += 1
             if r >= end:
                 break
             mask = next_subset(mask)
+    marked += _mark_unseen(levels, dirty, ranks[1 - slot], counts[1 - slot], new_byte)
     control[NODES] += generated
     return block_hi, expanded, marked
 
 
 @numba.njit(cache=True, nogil=True)
-def expand_pull(levels, words, stored, n, k, total, geo, block_lo, block_hi, control, reserve):
+def expand_pull(levels, words, dirty, stored, n, k, total, geo, block_lo, block_hi, control, reserve):
     """Blocks [block_lo, block_hi): every unseen board with a predecessor whose byte is
     `stored` gets stored + 1. Returns (block reached, boards examined, boards marked)."""
     buf = np.empty(reserve, dtype=np.uint64)
@@ -114,6 +138,7 @@ def expand_pull(levels, words, stored, n, k, total, geo, block_lo, block_hi, con
                     generated += 1
                     if levels[rank(buf[i])] == stored:
                         levels[r] = new_byte
+                        dirty[r >> DIRTY_SHIFT] = 1
                         marked += 1
                         break
             r += 1
@@ -183,17 +208,18 @@ class CpuLevelKernels:
 
     name = "cpu"
 
-    def __init__(self, levels: np.ndarray, n: int, k: int, total: int, geo: np.ndarray, reserve: int):
+    def __init__(self, levels: np.ndarray, dirty: np.ndarray, n: int, k: int, total: int, geo: np.ndarray, reserve: int):
         self.levels = levels
+        self.dirty = dirty
         self.words = levels.view(np.uint64)
         self.n, self.k, self.total, self.geo, self.reserve = n, k, total, geo, reserve
         self.blocks = levels.shape[0] // BLOCK
 
     def push(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
-        return expand_push(self.levels, self.words, stored, self.n, self.k, self.total, self.geo, block_lo, block_hi, control, self.reserve)
+        return expand_push(self.levels, self.words, self.dirty, stored, self.n, self.k, self.total, self.geo, block_lo, block_hi, control, self.reserve)
 
     def pull(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
-        return expand_pull(self.levels, self.words, stored, self.n, self.k, self.total, self.geo, block_lo, block_hi, control, self.reserve)
+        return expand_pull(self.levels, self.words, self.dirty, stored, self.n, self.k, self.total, self.geo, block_lo, block_hi, control, self.reserve)
 
     def count(self, stored: int) -> int:
         return int(count_bytes(self.words, stored, 0, self.blocks))

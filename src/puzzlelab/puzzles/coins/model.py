@@ -286,6 +286,8 @@ def parse_start(spec: Any) -> Start:
             font = _font(match["font"], "font")
             glyph = _glyph(match["font"], match["start"], "start")
             return Start(font["width"], font["height"], font["glyphs"][glyph], match["font"], glyph)
+        if "\n" not in spec and "/" in spec:
+            spec = spec.replace("/", "\n")  # rows on one line: "oo-/-o-/..."
     try:
         width, height, mask = rows_to_mask(spec, "start")
     except InvalidInstance:

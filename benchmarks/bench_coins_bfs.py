@@ -7,8 +7,9 @@ and peak memory, then the level-expansion variants measured on the finished arra
    under 1.5 GB); the boards and time of every level.
 2. --compare LEVELS: from the finished array, the state before each given level is
    restored (bytes above it cleared) and that level is expanded by push on RAM
-   (huge pages), push on the file memmap, and pull on RAM -- CPU seconds each, and a
-   check that all three mark exactly the level's boards.
+   (huge pages) with sorted probes of the seen bits, push probing each byte directly
+   (on RAM and on the file memmap), and pull -- CPU seconds each, and a check that
+   each marks exactly the level's boards.
 
     nice -n 10 python benchmarks/bench_coins_bfs.py [--start font5x7:A] [--workdir DIR] [--compare 9,14,20]
 """
@@ -85,7 +86,10 @@ def _restore_before(levels, stored):
             levels[i] = 0
 
 
-def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts: list[int]) -> list[dict]:
+VARIANTS = ("push-sorted-ram", "push-direct-ram", "push-direct-memmap", "pull-ram")
+
+
+def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts: list[int], variants=VARIANTS) -> list[dict]:
     from puzzlelab.puzzles.coins.kernels import geometry, max_moves
     from puzzlelab.puzzles.coins.level_array import CpuLevelKernels, padded_length
     from puzzlelab.puzzles.coins.level_store import LevelStore
@@ -102,20 +106,20 @@ def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts
         for level in levels_to_try:
             stored = level  # boards of level L-1 hold byte L; expanding them builds level L
             row = {"level": level, "frontier": counts[level - 1], "boards": counts[level]}
-            for variant in ("push-ram", "push-memmap", "pull-ram"):
+            for variant in variants:
                 path = scratch_dir / "copy.u8"
                 with open(path, "wb") as fh:
                     fh.write(final.array.data)
-                store = LevelStore(path, nbytes, "memmap" if variant == "push-memmap" else "ram")
+                store = LevelStore(path, nbytes, "memmap" if "memmap" in variant else "ram")
                 _restore_before(store.array, stored)
-                if variant == "push-memmap":
+                if "memmap" in variant:
                     store.array.flush()
-                kern = CpuLevelKernels(store.array, store.dirty, n, k, total, geo, reserve)
+                kern = CpuLevelKernels(store.array, store.dirty, n, k, total, geo, reserve, "direct" if "direct" in variant else "sorted")
                 control = Budget().control
-                kern.push(stored, 0, 1, control) if variant != "pull-ram" else kern.pull(stored, 0, 1, control)
+                step = kern.pull if variant.startswith("pull") else kern.push
+                step(stored, 0, 1, control)  # compile
                 wall, cpu = time.perf_counter(), time.process_time()
-                step = kern.pull if variant == "pull-ram" else kern.push
-                _, _, marked_rest = step(stored, 1, kern.blocks, control)
+                step(stored, 1, kern.blocks, control)
                 row[variant] = {"wall_seconds": time.perf_counter() - wall, "cpu_seconds": time.process_time() - cpu}
                 row[variant + "_marks_all"] = kern.count(stored + 1) == counts[level]
                 del kern
@@ -136,6 +140,7 @@ def main() -> None:
     parser.add_argument("--storage", default="ram", choices=("ram", "memmap"))
     parser.add_argument("--mode", default="auto", choices=("auto", "push", "pull"))
     parser.add_argument("--compare", default="", help="levels to re-expand with each variant, e.g. 9,14,20")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help=f"for --compare, among {', '.join(VARIANTS)}")
     parser.add_argument("--skip-run", action="store_true", help="reuse the finished array in --workdir")
     args = parser.parse_args()
     temporary = args.workdir is None
@@ -168,7 +173,7 @@ def main() -> None:
         if args.compare:
             state = json.loads((workdir / "run" / "state.json").read_text())
             levels = [int(x) for x in args.compare.split(",")]
-            report["compare"] = compare_variants(workdir / "run", args.start, levels, state["counts"])
+            report["compare"] = compare_variants(workdir / "run", args.start, levels, state["counts"], args.variants.split(","))
         write_json("coins_bfs", report)
     finally:
         if temporary:

@@ -140,3 +140,11 @@ def test_two_bit_bfs_equals_the_oracle_and_rebuilds_paths(distances):
         moves = bfs.moves(target)
         assert len(moves) == distances[target]
         assert PUZZLE.verify(model.Instance(W, H, START, target), moves).ok
+
+
+def test_both_probe_kernels_and_pull_build_the_same_levels(tmp_path, distances):
+    layers = np.bincount(list(distances.values())).tolist()
+    for probe, mode in (("direct", "push"), ("sorted", "pull"), ("sorted", "auto")):
+        run = LevelArrayRun(model.Start(W, H, START), tmp_path / f"{probe}-{mode}", probe=probe)
+        assert run.run(stop_when_found=False, mode=mode).levels == layers
+        run.close()

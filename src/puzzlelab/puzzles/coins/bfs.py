@@ -91,6 +91,7 @@ class LevelArrayRun:
         max_memory_bytes: int | None = None,
         resume: bool = True,
         storage: str = "ram",
+        probe: str = "sorted",
     ):
         self.start = start
         self.cells = start.width * start.height
@@ -116,23 +117,25 @@ class LevelArrayRun:
         self.levels = self.store.array
         if not self.resumed:
             self._start_array()
-        self.kernels = CpuLevelKernels(self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve)
+        self.kernels = CpuLevelKernels(self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe)
 
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
         available = memory_available() if max_memory_bytes is None else max_memory_bytes
+        # levels (one byte), seen bits (one bit) and two probe buffers of 16 M ranks
+        needed = self.nbytes + self.total // 8 + 2 * 4 * min(1 << 24, 64 * self.total)
         existing = (self.workdir / "levels.u8").stat().st_size if (self.workdir / "levels.u8").exists() else 0
         probe = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
         disk = shutil.disk_usage(probe).free + existing
         what = (
             f"bfs: the level array needs one byte for each of C({self.cells}, {self.coins}) = {self.total:,} boards "
-            f"({_gb(self.nbytes)})"
+            f"({_gb(self.nbytes)}; {_gb(needed)} with its seen bits and buffers)"
         )
         advice = (
             "; solve single puzzles of this size with --method bidir, or run the two-bit level array "
             f"({_gb(self.total / 4)}) on a machine with that much memory"
         )
-        if self.nbytes > available:
+        if needed > available:
             limit = "the memory available here" if max_memory_bytes is None else "--max-memory-gb"
             raise InvalidInstance(f"{what}, more than {limit} ({_gb(available)}){advice}", "instance", status=413)
         if self.nbytes > disk:

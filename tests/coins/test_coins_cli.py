@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from puzzlelab import cli
 from puzzlelab.core.store import Store
-from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins import PUZZLE, batch, model
 from puzzlelab.puzzles.coins.render import animated_svg, coin_tracks, html_stepper, pair_svg
 
 runner = CliRunner()
@@ -74,10 +74,28 @@ def test_batch_stores_verified_results_and_resumes(tmp_path):
     assert summary["solved"] == 4 and summary["skipped"] == 0
     best = {r.instance: r.value for r in Store().best("coins")}
     assert best["font5x7:O-C"] == 3 and best["font5x7:U-J"] == 4
+    assert summary["results"] == best
     again = runner.invoke(APP, args)
     summary = json.loads(again.stdout.strip().splitlines()[-1])
     assert summary["solved"] == 0 and summary["skipped"] == 4
     assert Store().count() == 4
+    # the backend-comparison call: same answers, without reading or writing the store
+    assert batch.verified_batch("font5x7", "O,U", "C,J", workers=2, backend="local") == best
+    assert Store().count() == 4
+
+
+def test_batch_ships_small_json_descriptors_and_refuses_bad_options():
+    groups = batch.plan("font5x7", "A,B", None)
+    per_puzzle = batch.descriptors(groups, "bidir", {"memory_mb": 512}, "w", 60.0)
+    per_start = batch.descriptors(groups, "bfs", {}, "w", None)
+    assert len(per_puzzle) == 2 * 36 and len(per_start) == 2
+    assert sorted(t for d in per_start for t in d["targets"]) == sorted(t for d in per_puzzle for t in d["targets"])
+    for descriptor in per_puzzle + per_start:
+        assert json.loads(json.dumps(descriptor)) == descriptor and len(json.dumps(descriptor)) < 1000
+    result = runner.invoke(APP, ["coins", "batch", "--font", "font5x7", "--backend", "mpi"])
+    assert result.exit_code == 2 and "--backend" in result.output
+    result = runner.invoke(APP, ["coins", "batch", "--font", "font9x9"])
+    assert result.exit_code == 2 and "font9x9" in result.output
 
 
 def test_catalog_and_animate(tmp_path):

@@ -15,7 +15,7 @@ folder keeps `state.json`), so a killed batch loses at most one level of one sta
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,7 +23,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.coins import model
 
-__all__ = ["plan", "run_group", "run_batch", "BatchReport", "METHODS", "done_keys"]
+__all__ = ["plan", "descriptors", "run_group", "run_batch", "verified_batch", "BatchReport", "METHODS", "done_keys"]
 
 METHODS = ("auto", "bfs", "bidir")
 
@@ -74,9 +74,12 @@ def resolve_method(method: str, font_name: str, max_memory_bytes: int | None = N
 
 
 def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, interim: Callable | None = None) -> list[dict[str, Any]]:
-    """Worker side: solve one start's targets; returns [{'key', 'result'}] (Result dicts).
-    Module level so worker processes (and Ray) can import it by name."""
-    budget = budget or Budget()
+    """Worker side: solve one descriptor's targets; returns [{'key', 'result'}] (Result
+    dicts). Module level so worker processes (and Ray) import it by name. The
+    descriptor's `seconds` (if any) bounds the work; the parent also terminates the
+    worker when the batch budget ends (a bfs group then resumes from its checkpoint)."""
+    if budget is None:
+        budget = Budget(descriptor.get("seconds"))
     font, start, method = descriptor["font"], descriptor["start"], descriptor["method"]
     options = dict(descriptor.get("options") or {})
     out: list[dict[str, Any]] = []
@@ -121,14 +124,33 @@ def _safe(glyph: str) -> str:
 
 @dataclass
 class BatchReport:
+    """What a batch did. `results` maps each puzzle solved in this run to its verified
+    number of moves (puzzles skipped as already stored are not in it)."""
+
     solved: int = 0
     skipped: int = 0
     unsolved: int = 0
     failed_groups: int = 0
     seconds: float = 0.0
+    results: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "results": dict(sorted(self.results.items()))}
+
+
+def descriptors(groups: list[dict[str, Any]], method: str, options: dict[str, Any], workdir: str, seconds: float | None) -> list[dict[str, Any]]:
+    """The tasks shipped to workers: one per start for bfs (one level array reaches all
+    of that start's targets), one per puzzle for bidir (finer grain: a worker killed at
+    the deadline loses one puzzle, and a cluster spreads the load evenly)."""
+    out = []
+    for group in groups:
+        parts = [group["targets"]] if method == "bfs" else [[t] for t in group["targets"]]
+        for targets in parts:
+            out.append({
+                "font": group["font"], "start": group["start"], "targets": targets, "method": method,
+                "options": dict(options), "workdir": str(workdir), "seconds": seconds,
+            })
+    return out
 
 
 def run_batch(
@@ -143,62 +165,94 @@ def run_batch(
     workdir: str = "puzzlelab-out/coins-batch",
     options: dict[str, Any] | None = None,
     redo: bool = False,
+    store: bool = True,
+    backend: str = "local",
+    address: str | None = None,
     on_result: Callable[[str, Result], None] | None = None,
     on_error: Callable[[str, str], None] | None = None,
 ) -> BatchReport:
-    """Solve every remaining puzzle of a font; store each verified result as it comes."""
+    """Solve every remaining puzzle of a font through core/parallel.map (local worker
+    processes or, with backend='ray', a Ray cluster at `address`). Every answer is
+    replayed by the independent checker here, on the driver, before it is reported and
+    (with `store`) added to the records store as it arrives, which makes the batch
+    resumable: a second run skips the stored optima. `store=False` neither reads nor
+    writes the store (every chosen puzzle is solved)."""
     from puzzlelab.core import parallel
     from puzzlelab.core.store import Store
 
+    if backend not in parallel.BACKENDS:
+        raise InvalidInstance(f"option --backend: expected one of {', '.join(parallel.BACKENDS)}, got {backend!r}", "backend")
+    if method not in METHODS:
+        raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
     started = time.perf_counter()
-    store = Store()
-    skip = set() if redo else done_keys(store)
+    records = Store() if store else None
+    skip = done_keys(records) if records is not None and not redo else set()
     groups = plan(font_name, starts, targets, skip)
     report = BatchReport()
     all_pairs = sum(len(g["targets"]) for g in plan(font_name, starts, targets, set()))
     report.skipped = all_pairs - sum(len(g["targets"]) for g in groups)
     chosen = resolve_method(method, font_name)
-    if workers is None and chosen == "bfs":
+    if workers is None and chosen == "bfs" and backend == "local":
         from puzzlelab.puzzles.coins.bfs import array_bytes, memory_available
 
         font = model.fonts()[font_name]
         coins = model.popcount(next(iter(font["glyphs"].values())))
         fit = max(1, memory_available() // max(1, 2 * array_bytes(font["width"] * font["height"], coins)))
         workers = min(parallel.default_workers(), fit)
-    tasks = []
-    for group in groups:
-        descriptor = dict(group, method=chosen, options=dict(options or {}), workdir=str(workdir))
-        tasks.append(parallel.Task(run_group, (descriptor,), name=f"{font_name}:{group['start']}", context=True))
-    stored: set[str] = set()
+    seconds = None if budget is None or not budget.limited else budget.seconds_left()
+    items = descriptors(groups, chosen, options or {}, workdir, seconds)
 
-    def keep(items: list[dict[str, Any]]) -> None:
-        for item in items:
-            if item["key"] in stored:
-                continue
-            result = Result.from_dict(item["result"])
-            instance = model.parse_instance(item["key"])
-            if result.solution is None:
-                report.unsolved += 1
-                stored.add(item["key"])
-                if on_result is not None:
-                    on_result(item["key"], result)
-                continue
-            puzzle.check(instance, result)  # raises WrongAnswer on a rejected solution
-            store.add(puzzle.name, item["key"], result, puzzle.sense)
-            stored.add(item["key"])
+    def keep(item: dict[str, Any]) -> None:
+        result = Result.from_dict(item["result"])
+        if result.solution is None:
+            report.unsolved += 1
+        else:
+            puzzle.check(model.parse_instance(item["key"]), result)  # raises WrongAnswer on a rejected solution
+            if records is not None:
+                records.add(puzzle.name, item["key"], result, puzzle.sense)
+            report.results[item["key"]] = int(result.value)
             report.solved += 1
-            if on_result is not None:
-                on_result(item["key"], result)
+        if on_result is not None:
+            on_result(item["key"], result)
 
-    for outcome in parallel.run_tasks(tasks, workers=workers, budget=budget, on_interim=lambda i, items: keep(items)):
-        if outcome.value:
-            keep(outcome.value)
-        if not outcome.ok:
-            report.failed_groups += 1
-            if on_error is not None:
-                on_error(outcome.name, outcome.error.strip().splitlines()[-1] if outcome.error else "failed")
+    def arrived(outcome) -> None:
+        descriptor = items[outcome.index]
+        if outcome.ok:
+            for item in outcome.value or []:
+                keep(item)
+            return
+        name = f"{font_name}:{descriptor['start']}" + (f"-{descriptor['targets'][0]}" if chosen != "bfs" else "")
+        if outcome.error in ("deadline", "cancelled"):
+            report.unsolved += len(descriptor["targets"])
+            return
+        report.failed_groups += 1
+        if on_error is not None:
+            on_error(name, outcome.error.strip().splitlines()[-1] if outcome.error else "failed")
+
+    parallel.map(run_group, items, workers=workers, budget=budget, on_outcome=arrived, backend=backend, address=address)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def verified_batch(
+    font_name: str = "font5x7",
+    starts: str | None = "O,U",
+    targets: str | None = "C,J",
+    *,
+    method: str = "bidir",
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> dict[str, int]:
+    """{puzzle key: verified optimal moves} of a batch, without the records store: the
+    call that compares backends. The defaults are four 5 x 7 puzzles (O-C, O-J, U-C,
+    U-J) solved by bidir in a few seconds locally once numba has compiled."""
+    from puzzlelab.puzzles.coins import PUZZLE
+
+    report = run_batch(PUZZLE, font_name, method=method, starts=starts, targets=targets, workers=workers, store=False, backend=backend, address=address)
+    if report.failed_groups or report.unsolved:
+        raise RuntimeError(f"coins batch: {report.failed_groups} failed tasks, {report.unsolved} unsolved puzzles")
+    return dict(sorted(report.results.items()))
 
 
 def total_puzzles(font_name: str) -> int:

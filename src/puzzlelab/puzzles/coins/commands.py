@@ -9,6 +9,7 @@ an unusable records store 4; no answer within the budget exits 1.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from contextlib import contextmanager
@@ -200,11 +201,14 @@ def batch(
     memory_mb: Annotated[int, typer.Option(help="bidir: memory bound per puzzle in MB.", min=16)] = 1024,
     workdir: Annotated[Path, typer.Option(help="Folder for the bfs level arrays and their checkpoints.")] = Path("puzzlelab-out/coins-batch"),
     redo: Annotated[bool, typer.Option(help="Solve again puzzles the records store already holds.")] = False,
+    backend: Annotated[str, typer.Option(help="Where the tasks run: local (worker processes) or ray (a Ray cluster).")] = "local",
+    address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: the RAY_ADDRESS environment variable).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary at the end.")] = False,
 ) -> None:
-    """Solve every puzzle of a font (37 x 36), grouped by start glyph, in worker
-    processes; each verified answer goes to the records store as it arrives. Run it
-    again to resume: stored optima are skipped, bfs arrays resume from their checkpoint.
+    """Solve every puzzle of a font (37 x 36) in worker processes (one task per start
+    with bfs, per puzzle with bidir); each answer is replayed by the checker, then goes
+    to the records store as it arrives. Run it again to resume: stored optima are
+    skipped, bfs arrays resume from their checkpoint.
 
     Example: puzzlelab coins batch --font font5x7
     """
@@ -214,6 +218,8 @@ def batch(
     with _errors():
         if method not in METHODS:
             raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
+        if backend not in ("local", "ray"):
+            raise InvalidInstance(f"option --backend: expected local or ray, got {backend!r}", "backend")
         run_budget = Budget(budget)
 
         def on_result(key: str, result) -> None:
@@ -228,6 +234,7 @@ def batch(
             lambda: run_batch(
                 PUZZLE, font, method=method, starts=starts, targets=targets, workers=workers, budget=run_budget,
                 workdir=str(workdir), options={"memory_mb": memory_mb}, redo=redo, on_result=on_result, on_error=on_error,
+                backend=backend, address=address or os.environ.get("RAY_ADDRESS"),
             ),
             run_budget,
         )

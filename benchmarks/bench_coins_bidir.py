@@ -9,7 +9,7 @@ detectors (hash table against two bits a ranked board) side by side.
 
 Each puzzle runs in a forked child, so its peak RSS is its own (the parent's ~0.2 GB of
 numba and numpy are included in it). Run with nice on a shared machine:
-    nice -n 10 python benchmarks/bench_coins_bidir.py [--only 5x9] [--limit N]
+    nice -n 10 python benchmarks/bench_coins_bidir.py [--only 5x9] [--limit N] [--stride N]
 """
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ def summarise(label: str, rows: list[dict]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=("5x7", "5x9", "dedup"), help="run one part")
-    parser.add_argument("--limit", type=int, default=None, help="at most this many puzzles per part")
+    parser.add_argument("--limit", type=int, default=None, help="at most this many puzzles per part (the shortest)")
+    parser.add_argument("--stride", type=int, default=1, help="every N-th puzzle in order of length (a spread sample)")
     parser.add_argument("--max-moves-5x9", type=int, default=18)
     parser.add_argument("--memory-mb", type=int, default=2560)
     parser.add_argument("--budget", type=float, default=900.0, help="seconds per puzzle")
@@ -124,7 +125,8 @@ def main() -> None:
             names = [n for n in published if n.startswith("font5x7")]
         else:
             names = [n for n in published if n.startswith("font5x9") and published[n] <= args.max_moves_5x9]
-        names.sort(key=published.get)
+        names.sort(key=lambda n: (published[n], n))
+        names = names[:: max(1, args.stride)]
         if args.limit:
             names = names[: args.limit]
         rows = []

@@ -148,3 +148,25 @@ def test_both_probe_kernels_and_pull_build_the_same_levels(tmp_path, distances):
         run = LevelArrayRun(model.Start(W, H, START), tmp_path / f"{probe}-{mode}", probe=probe)
         assert run.run(stop_when_found=False, mode=mode).levels == layers
         run.close()
+
+
+def test_batch_with_bfs_tasks_matches_the_oracle_and_resumes(tmp_path, monkeypatch, distances):
+    """The bfs path of `batch` (one level-array task per start, in a worker process,
+    answers replayed on the driver) on a small font added for the test: every answer
+    equals the plain-Python BFS distance, an unreachable target is proven so, and
+    a second run skips what the records store holds."""
+    from puzzlelab.core.store import Store
+    from puzzlelab.puzzles.coins import batch
+
+    reached = sorted(distances)
+    far = max(reached, key=distances.get)
+    unreachable = next(b for b in (model.rows_to_mask(r, "t")[2] for r in (["oooo", "oo--", "----", "----"], ["o--o", "----", "----", "oooo"])) if b not in distances)
+    glyphs = {"S": START, "M": reached[len(reached) // 2], "F": far, "U": unreachable}
+    monkeypatch.setitem(model.fonts(), "tiny4x4", {"width": W, "height": H, "order": list(glyphs), "glyphs": glyphs})
+    assert batch.resolve_method("auto", "tiny4x4") == "bfs"
+    report = batch.run_batch(PUZZLE, "tiny4x4", method="bfs", starts="S", workers=1, workdir=str(tmp_path / "w"))
+    assert report.failed_groups == 0 and report.unsolved == 0 and report.infeasible == 1
+    assert report.results == {"tiny4x4:S-M": distances[glyphs["M"]], "tiny4x4:S-F": distances[far]}
+    assert {r.instance: r.value for r in Store().best("coins")} == report.results
+    again = batch.run_batch(PUZZLE, "tiny4x4", method="bfs", starts="S", workers=1, workdir=str(tmp_path / "w"))
+    assert again.skipped == 2 and again.solved == 0 and again.infeasible == 1

@@ -98,6 +98,8 @@ def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, inter
                     moves = run.moves(targets[t])
                     stats = {"seconds": round(outcome.seconds, 3), "levels": outcome.levels, "group": f"{font}:{start}"}
                     result = Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves), stats=stats)
+                elif outcome.finished:  # every board reachable from the start has its level: none is the target
+                    result = Result(None, None, Status.INFEASIBLE, "bfs", stats={"levels": outcome.levels, "group": f"{font}:{start}"})
                 else:
                     result = Result(None, None, Status.UNKNOWN, "bfs", bound=outcome.complete_level + 1)
                 out.append({"key": key, "result": result.to_dict()})
@@ -130,6 +132,7 @@ class BatchReport:
     solved: int = 0
     skipped: int = 0
     unsolved: int = 0
+    infeasible: int = 0  # proven: the target is not reachable from the start
     failed_groups: int = 0
     seconds: float = 0.0
     results: dict[str, int] = field(default_factory=dict)
@@ -204,7 +207,9 @@ def run_batch(
 
     def keep(item: dict[str, Any]) -> None:
         result = Result.from_dict(item["result"])
-        if result.solution is None:
+        if result.status == Status.INFEASIBLE:
+            report.infeasible += 1
+        elif result.solution is None:
             report.unsolved += 1
         else:
             puzzle.check(model.parse_instance(item["key"]), result)  # raises WrongAnswer on a rejected solution

@@ -228,7 +228,7 @@ def batch(
                 _echo(f"{key}: {text}")
 
         def on_error(name: str, error: str) -> None:
-            _echo(f"{name}: group failed: {error}", err=True)
+            _echo(f"{name}: task failed: {error}", err=True)
 
         report = _interruptible(
             lambda: run_batch(
@@ -243,7 +243,7 @@ def batch(
         else:
             _echo(
                 f"{font}: {report.solved} solved and stored, {report.skipped} already stored, "
-                f"{report.unsolved} unsolved, {report.failed_groups} failed groups, {report.seconds:.1f} s"
+                f"{report.unsolved} unsolved, {report.infeasible} proven unreachable, {report.failed_groups} failed tasks, {report.seconds:.1f} s"
             )
         if report.unsolved or report.failed_groups:
             raise typer.Exit(1)

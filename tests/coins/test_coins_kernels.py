@@ -50,6 +50,7 @@ def test_forward_and_backward_moves_follow_the_rule(oracle, width, height, coins
             assert board in oracle.children(before, width, height)
 
 
+@pytest.mark.slow  # the write-up's table kernel is the benchmark's alternative, not used by any method
 def test_lookup_table_kernel_of_the_write_up_agrees():
     table = kernels.support_table(5)
     for height, coins in ((7, 12), (9, 13)):

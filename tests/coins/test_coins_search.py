@@ -142,12 +142,20 @@ def test_two_bit_bfs_equals_the_oracle_and_rebuilds_paths(distances):
         assert PUZZLE.verify(model.Instance(W, H, START, target), moves).ok
 
 
-def test_both_probe_kernels_and_pull_build_the_same_levels(tmp_path, distances):
+@pytest.mark.parametrize(
+    "probe, mode",
+    [
+        ("sorted", "pull"),
+        ("sorted", "auto"),
+        # direct probing is the benchmark's alternative, used by no method: its compile is left to -m slow
+        pytest.param("direct", "push", marks=pytest.mark.slow),
+    ],
+)
+def test_both_probe_kernels_and_pull_build_the_same_levels(tmp_path, distances, probe, mode):
     layers = np.bincount(list(distances.values())).tolist()
-    for probe, mode in (("direct", "push"), ("sorted", "pull"), ("sorted", "auto")):
-        run = LevelArrayRun(model.Start(W, H, START), tmp_path / f"{probe}-{mode}", probe=probe)
-        assert run.run(stop_when_found=False, mode=mode).levels == layers
-        run.close()
+    run = LevelArrayRun(model.Start(W, H, START), tmp_path / f"{probe}-{mode}", probe=probe)
+    assert run.run(stop_when_found=False, mode=mode).levels == layers
+    run.close()
 
 
 def test_batch_with_bfs_tasks_matches_the_oracle_and_resumes(tmp_path, monkeypatch, distances):
@@ -168,5 +176,6 @@ def test_batch_with_bfs_tasks_matches_the_oracle_and_resumes(tmp_path, monkeypat
     assert report.failed_groups == 0 and report.unsolved == 0 and report.infeasible == 1
     assert report.results == {"tiny4x4:S-M": distances[glyphs["M"]], "tiny4x4:S-F": distances[far]}
     assert {r.instance: r.value for r in Store().best("coins")} == report.results
+    assert (tmp_path / "w").exists() and not (tmp_path / "w" / "tiny4x4_S").exists()  # finished arrays are removed
     again = batch.run_batch(PUZZLE, "tiny4x4", method="bfs", starts="S", workers=1, workdir=str(tmp_path / "w"))
     assert again.skipped == 2 and again.solved == 0 and again.infeasible == 1

@@ -14,6 +14,7 @@ folder keeps `state.json`), so a killed batch loses at most one level of one sta
 
 from __future__ import annotations
 
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +106,10 @@ def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, inter
                 out.append({"key": key, "result": result.to_dict()})
         finally:
             run.close()
+        if not options.get("keep_arrays") and all(item["result"]["status"] != Status.UNKNOWN.value for item in out):
+            # Done with this start: its answers travel in `out`; the 834 MB array (x 37
+            # starts a font) is only worth keeping to resume an unfinished run.
+            shutil.rmtree(folder, ignore_errors=True)
         return out
     from puzzlelab.puzzles.coins.bidir import bidirectional
 

@@ -1,0 +1,184 @@
+"""`bfs` from one 5 x 7 start: every target of the font with its optimal length, time
+and peak memory, then the level-expansion variants measured on the finished array.
+
+1. The run (in a forked child, so its peak RSS is its own): all 36 targets reached,
+   each path rebuilt, verified by replay and compared with the published sample;
+   wall and CPU time (target: under 10 minutes on one core) and peak memory (target:
+   under 1.5 GB); the boards and time of every level.
+2. --compare LEVELS: from the finished array, the state before each given level is
+   restored (bytes above it cleared) and that level is expanded by push on RAM
+   (huge pages) with sorted probes of the seen bits, push probing each byte directly
+   (on RAM and on the file memmap), and pull -- CPU seconds each, and a check that
+   each marks exactly the level's boards.
+
+    nice -n 10 python benchmarks/bench_coins_bfs.py [--start font5x7:A] [--workdir DIR] [--compare 9,14,20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+from common import write_json
+
+from puzzlelab.core.result import Budget, Result, Status
+from puzzlelab.puzzles.coins import PUZZLE, model
+
+
+def _run_child(conn, start: str, workdir: str, storage: str, mode: str) -> None:
+    from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+
+    begin = model.parse_start(start)
+    font = model.fonts()[begin.font]
+    targets = {g: font["glyphs"][g] for g in font["order"] if g != begin.glyph}
+    wall, cpu = time.perf_counter(), time.process_time()
+    run = LevelArrayRun(begin, workdir, storage=storage)
+
+    def progress(event):
+        print(f"  {event.phase} {event.message} {100 * (event.fraction or 0):5.1f}%  {event.stats}", flush=True)
+
+    outcome = run.run(targets, budget=Budget(), progress=progress, mode=mode)
+    search_wall, search_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    rows = []
+    for glyph, board in targets.items():
+        key = f"{begin.key}-{glyph}"
+        row = {"target": key, "published": model.published_lengths().get(key)}
+        if glyph in outcome.found:
+            moves = run.moves(board)
+            result = PUZZLE.check(PUZZLE.parse(key), Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves)))
+            row.update(moves=len(moves), verified=result.verified)
+        rows.append(row)
+    run.close()
+    conn.send(
+        {
+            "start": start,
+            "storage": storage,
+            "mode": mode,
+            "levels": outcome.levels,
+            "history": outcome.history,
+            "targets": rows,
+            "search_wall_seconds": search_wall,
+            "search_cpu_seconds": search_cpu,
+            "total_wall_seconds": time.perf_counter() - wall,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+    )
+    conn.close()
+
+
+@numba.njit(cache=True)
+def _restore_before(levels, stored):
+    """Clear every byte above `stored` (but PAD): the array as it was when level
+    stored - 1 was complete."""
+    for i in range(levels.shape[0]):
+        v = levels[i]
+        if v > stored and v != 255:
+            levels[i] = 0
+
+
+VARIANTS = ("push-sorted-ram", "push-direct-ram", "push-direct-memmap", "pull-ram")
+
+
+def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts: list[int], variants=VARIANTS) -> list[dict]:
+    from puzzlelab.puzzles.coins.kernels import geometry, max_moves
+    from puzzlelab.puzzles.coins.level_array import CpuLevelKernels, padded_length
+    from puzzlelab.puzzles.coins.level_store import LevelStore
+
+    begin = model.parse_start(start)
+    n, k = begin.width * begin.height, model.popcount(begin.board)
+    total = math.comb(n, k)
+    nbytes = padded_length(total)
+    geo, reserve = geometry(begin.width, begin.height), max_moves(n, k)
+    final = LevelStore(workdir / "levels.u8", nbytes, "ram")
+    scratch_dir = Path(tempfile.mkdtemp(prefix="coins-compare-", dir=workdir.parent))
+    rows = []
+    try:
+        for level in levels_to_try:
+            stored = level  # boards of level L-1 hold byte L; expanding them builds level L
+            row = {"level": level, "frontier": counts[level - 1], "boards": counts[level]}
+            for variant in variants:
+                path = scratch_dir / "copy.u8"
+                with open(path, "wb") as fh:
+                    fh.write(final.array.data)
+                store = LevelStore(path, nbytes, "memmap" if "memmap" in variant else "ram")
+                _restore_before(store.array, stored)
+                if "memmap" in variant:
+                    store.array.flush()
+                kern = CpuLevelKernels(store.array, store.dirty, n, k, total, geo, reserve, "direct" if "direct" in variant else "sorted")
+                control = Budget().control
+                step = kern.pull if variant.startswith("pull") else kern.push
+                step(stored, 0, 1, control)  # compile
+                wall, cpu = time.perf_counter(), time.process_time()
+                step(stored, 1, kern.blocks, control)
+                row[variant] = {"wall_seconds": time.perf_counter() - wall, "cpu_seconds": time.process_time() - cpu}
+                row[variant + "_marks_all"] = kern.count(stored + 1) == counts[level]
+                del kern
+                store.close()
+                os.remove(path)
+                print(f"  level {level}: {variant:12s} {row[variant]['cpu_seconds']:7.2f} s cpu  exact: {row[variant + '_marks_all']}", flush=True)
+            rows.append(row)
+    finally:
+        final.close()
+        shutil.rmtree(scratch_dir, ignore_errors=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--start", default="font5x7:A")
+    parser.add_argument("--workdir", default=None, help="folder for the level array (default: a temporary one, removed)")
+    parser.add_argument("--storage", default="ram", choices=("ram", "memmap"))
+    parser.add_argument("--mode", default="auto", choices=("auto", "push", "pull"))
+    parser.add_argument("--compare", default="", help="levels to re-expand with each variant, e.g. 9,14,20")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help=f"for --compare, among {', '.join(VARIANTS)}")
+    parser.add_argument("--skip-run", action="store_true", help="reuse the finished array in --workdir")
+    args = parser.parse_args()
+    temporary = args.workdir is None
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="coins-bench-bfs-"))
+    report: dict = {"benchmark": "coins_bfs", "note": "shared 2-core machine under load: CPU seconds are the better figure"}
+    try:
+        if not args.skip_run:
+            ctx = mp.get_context("fork")
+            parent, child = ctx.Pipe(duplex=False)
+            process = ctx.Process(target=_run_child, args=(child, args.start, str(workdir / "run"), args.storage, args.mode))
+            process.start()
+            child.close()
+            run = parent.recv()
+            process.join()
+            report["run"] = run
+            found = [t for t in run["targets"] if t.get("verified")]
+            matched = [t for t in found if t["published"] is not None and t["moves"] == t["published"]]
+            published = [t for t in run["targets"] if t["published"] is not None]
+            print(
+                f"bfs {args.start}: {len(found)}/{len(run['targets'])} targets reached and verified; "
+                f"{len(matched)}/{len(published)} with a published length match it; "
+                f"{sum(run['levels']):,} boards in {len(run['levels']) - 1} levels; search {run['search_wall_seconds']:.0f} s wall, "
+                f"{run['search_cpu_seconds']:.0f} s cpu; peak RSS {run['peak_rss_mb']:.0f} MB"
+            )
+            for t in run["targets"]:
+                pub = "" if t["published"] is None else f" (published {t['published']})"
+                print(f"   {t['target']}: {t.get('moves')}{pub}")
+            for h in run["history"]:
+                print(f"   level {h['level']:2d}: {h['boards']:>11,} boards  {h['mode']}  {h['seconds']:7.1f} s  cpu {h['cpu_seconds']:7.1f} s")
+        if args.compare:
+            state = json.loads((workdir / "run" / "state.json").read_text())
+            levels = [int(x) for x in args.compare.split(",")]
+            report["compare"] = compare_variants(workdir / "run", args.start, levels, state["counts"], args.variants.split(","))
+        write_json("coins_bfs", report)
+    finally:
+        if temporary:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,272 @@
+"""`batch`: every puzzle of a font, grouped by start glyph, in worker processes.
+
+One task per start glyph, shipped as a small descriptor (font, start, target glyphs,
+method, options, work folder) through core/parallel.py, so the Ray backend can run the
+same tasks on a cluster. With `bfs` a task makes one level-array run that reaches all of
+its targets (the seed write-up's plan); with `bidir` it solves its targets one by one.
+The parent verifies every answer independently (`puzzle.check`) before it goes to the
+records store.
+
+Resumable twice over: puzzles the store already holds as verified optima are skipped,
+and a `bfs` task resumes its level array from the last completed level (its work
+folder keeps `state.json`), so a killed batch loses at most one level of one start.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.result import Budget, Result, Status
+from puzzlelab.puzzles.coins import model
+
+__all__ = ["plan", "descriptors", "run_group", "run_batch", "verified_batch", "BatchReport", "METHODS", "done_keys"]
+
+METHODS = ("auto", "bfs", "bidir")
+
+
+def _glyphs(font: dict[str, Any], text: str | None, field: str) -> list[str]:
+    if not text:
+        return list(font["order"])
+    chosen = []
+    for part in text.split(","):
+        part = part.strip()
+        glyph = part.upper() if part.upper() in font["glyphs"] else part
+        if glyph not in font["glyphs"]:
+            raise InvalidInstance(f"{field}: no glyph {part!r} in the font; expected glyphs among {' '.join(font['order'])}", field)
+        chosen.append(glyph)
+    return chosen
+
+
+def done_keys(store) -> set[str]:
+    """Puzzle keys the records store holds as verified optimal results."""
+    return {r.instance for r in store.results("coins") if r.status == Status.OPTIMAL.value}
+
+
+def plan(font_name: str, starts: str | None = None, targets: str | None = None, skip: set[str] | None = None) -> list[dict[str, Any]]:
+    """The groups still to solve: [{'font', 'start', 'targets'}] in glyph order."""
+    if font_name not in model.fonts():
+        raise InvalidInstance(f"font: no font {font_name!r}; expected one of {', '.join(model.fonts())}", "font", status=404)
+    font = model.fonts()[font_name]
+    skip = skip or set()
+    groups = []
+    for start in _glyphs(font, starts, "starts"):
+        chosen = [t for t in _glyphs(font, targets, "targets") if t != start and f"{font_name}:{start}-{t}" not in skip]
+        if chosen:
+            groups.append({"font": font_name, "start": start, "targets": chosen})
+    return groups
+
+
+def resolve_method(method: str, font_name: str, max_memory_bytes: int | None = None) -> str:
+    """`auto`: bfs when its level array fits in memory here, else bidir."""
+    if method != "auto":
+        return method
+    from puzzlelab.puzzles.coins.bfs import array_bytes, memory_available
+
+    font = model.fonts()[font_name]
+    cells = font["width"] * font["height"]
+    coins = model.popcount(next(iter(font["glyphs"].values())))
+    limit = memory_available() if max_memory_bytes is None else max_memory_bytes
+    return "bfs" if array_bytes(cells, coins) <= limit else "bidir"
+
+
+def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, interim: Callable | None = None) -> list[dict[str, Any]]:
+    """Worker side: solve one descriptor's targets; returns [{'key', 'result'}] (Result
+    dicts). Module level so worker processes (and Ray) import it by name. The
+    descriptor's `seconds` (if any) bounds the work; the parent also terminates the
+    worker when the batch budget ends (a bfs group then resumes from its checkpoint)."""
+    if budget is None:
+        budget = Budget(descriptor.get("seconds"))
+    font, start, method = descriptor["font"], descriptor["start"], descriptor["method"]
+    options = dict(descriptor.get("options") or {})
+    out: list[dict[str, Any]] = []
+    if method == "bfs":
+        from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+
+        folder = Path(descriptor["workdir"]) / f"{font}_{_safe(start)}"
+        memory = options.get("max_memory_gb")
+        run = LevelArrayRun(model.parse_start(f"{font}:{start}"), folder, max_memory_bytes=None if not memory else int(memory * 1e9))
+        try:
+            targets = {t: model.glyph_mask(font, t) for t in descriptor["targets"]}
+            outcome = run.run(targets, budget=budget)
+            for t in descriptor["targets"]:
+                key = f"{font}:{start}-{t}"
+                if t in outcome.found:
+                    moves = run.moves(targets[t])
+                    stats = {"seconds": round(outcome.seconds, 3), "levels": outcome.levels, "group": f"{font}:{start}"}
+                    result = Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves), stats=stats)
+                elif outcome.finished:  # every board reachable from the start has its level: none is the target
+                    result = Result(None, None, Status.INFEASIBLE, "bfs", stats={"levels": outcome.levels, "group": f"{font}:{start}"})
+                else:
+                    result = Result(None, None, Status.UNKNOWN, "bfs", bound=outcome.complete_level + 1)
+                out.append({"key": key, "result": result.to_dict()})
+        finally:
+            run.close()
+        if not options.get("keep_arrays") and all(item["result"]["status"] != Status.UNKNOWN.value for item in out):
+            # Done with this start: its answers travel in `out`; the 834 MB array (x 37
+            # starts a font) is only worth keeping to resume an unfinished run.
+            shutil.rmtree(folder, ignore_errors=True)
+        return out
+    from puzzlelab.puzzles.coins.bidir import bidirectional
+
+    for t in descriptor["targets"]:
+        instance = model.parse_instance(f"{font}:{start}-{t}")
+        result = bidirectional(instance, budget=budget, memory_mb=options.get("memory_mb", 1024), dedup=options.get("dedup", "auto"))
+        item = {"key": instance.key, "result": result.to_dict()}
+        out.append(item)
+        if interim is not None:
+            interim(list(out))
+        if budget.expired():
+            break
+    return out
+
+
+def _safe(glyph: str) -> str:
+    return "slash" if glyph == "/" else glyph
+
+
+@dataclass
+class BatchReport:
+    """What a batch did. `results` maps each puzzle solved in this run to its verified
+    number of moves (puzzles skipped as already stored are not in it)."""
+
+    solved: int = 0
+    skipped: int = 0
+    unsolved: int = 0
+    infeasible: int = 0  # proven: the target is not reachable from the start
+    failed_groups: int = 0
+    seconds: float = 0.0
+    results: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "results": dict(sorted(self.results.items()))}
+
+
+def descriptors(groups: list[dict[str, Any]], method: str, options: dict[str, Any], workdir: str, seconds: float | None) -> list[dict[str, Any]]:
+    """The tasks shipped to workers: one per start for bfs (one level array reaches all
+    of that start's targets), one per puzzle for bidir (finer grain: a worker killed at
+    the deadline loses one puzzle, and a cluster spreads the load evenly)."""
+    out = []
+    for group in groups:
+        parts = [group["targets"]] if method == "bfs" else [[t] for t in group["targets"]]
+        for targets in parts:
+            out.append({
+                "font": group["font"], "start": group["start"], "targets": targets, "method": method,
+                "options": dict(options), "workdir": str(workdir), "seconds": seconds,
+            })
+    return out
+
+
+def run_batch(
+    puzzle,
+    font_name: str,
+    *,
+    method: str = "auto",
+    starts: str | None = None,
+    targets: str | None = None,
+    workers: int | None = None,
+    budget: Budget | None = None,
+    workdir: str = "puzzlelab-out/coins-batch",
+    options: dict[str, Any] | None = None,
+    redo: bool = False,
+    store: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+    on_result: Callable[[str, Result], None] | None = None,
+    on_error: Callable[[str, str], None] | None = None,
+) -> BatchReport:
+    """Solve every remaining puzzle of a font through core/parallel.map (local worker
+    processes or, with backend='ray', a Ray cluster at `address`). Every answer is
+    replayed by the independent checker here, on the driver, before it is reported and
+    (with `store`) added to the records store as it arrives, which makes the batch
+    resumable: a second run skips the stored optima. `store=False` neither reads nor
+    writes the store (every chosen puzzle is solved)."""
+    from puzzlelab.core import parallel
+    from puzzlelab.core.store import Store
+
+    if backend not in parallel.BACKENDS:
+        raise InvalidInstance(f"option --backend: expected one of {', '.join(parallel.BACKENDS)}, got {backend!r}", "backend")
+    if method not in METHODS:
+        raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
+    started = time.perf_counter()
+    records = Store() if store else None
+    skip = done_keys(records) if records is not None and not redo else set()
+    groups = plan(font_name, starts, targets, skip)
+    report = BatchReport()
+    all_pairs = sum(len(g["targets"]) for g in plan(font_name, starts, targets, set()))
+    report.skipped = all_pairs - sum(len(g["targets"]) for g in groups)
+    chosen = resolve_method(method, font_name)
+    if workers is None and chosen == "bfs" and backend == "local":
+        from puzzlelab.puzzles.coins.bfs import array_bytes, memory_available
+
+        font = model.fonts()[font_name]
+        coins = model.popcount(next(iter(font["glyphs"].values())))
+        fit = max(1, memory_available() // max(1, 2 * array_bytes(font["width"] * font["height"], coins)))
+        workers = min(parallel.default_workers(), fit)
+    seconds = None if budget is None or not budget.limited else budget.seconds_left()
+    items = descriptors(groups, chosen, options or {}, workdir, seconds)
+
+    def keep(item: dict[str, Any]) -> None:
+        result = Result.from_dict(item["result"])
+        if result.status == Status.INFEASIBLE:
+            report.infeasible += 1
+        elif result.solution is None:
+            report.unsolved += 1
+        else:
+            puzzle.check(model.parse_instance(item["key"]), result)  # raises WrongAnswer on a rejected solution
+            if records is not None:
+                records.add(puzzle.name, item["key"], result, puzzle.sense)
+            report.results[item["key"]] = int(result.value)
+            report.solved += 1
+        if on_result is not None:
+            on_result(item["key"], result)
+
+    def arrived(outcome) -> None:
+        descriptor = items[outcome.index]
+        if outcome.ok:
+            for item in outcome.value or []:
+                keep(item)
+            return
+        name = f"{font_name}:{descriptor['start']}" + (f"-{descriptor['targets'][0]}" if chosen != "bfs" else "")
+        if outcome.error in ("deadline", "cancelled"):
+            report.unsolved += len(descriptor["targets"])
+            return
+        report.failed_groups += 1
+        if on_error is not None:
+            on_error(name, outcome.error.strip().splitlines()[-1] if outcome.error else "failed")
+
+    parallel.map(run_group, items, workers=workers, budget=budget, on_outcome=arrived, backend=backend, address=address)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def verified_batch(
+    font_name: str = "font5x7",
+    starts: str | None = "O",
+    targets: str | None = "C,J,U",
+    *,
+    method: str = "bidir",
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> dict[str, int]:
+    """{puzzle key: verified optimal moves} of a batch, without the records store: the
+    call that compares backends. The defaults are three short 5 x 7 puzzles (O-C 3
+    moves, O-J 5, O-U 4), about a second of bidir CPU time in all once numba's cache
+    is warm."""
+    from puzzlelab.puzzles.coins import PUZZLE
+
+    report = run_batch(PUZZLE, font_name, method=method, starts=starts, targets=targets, workers=workers, store=False, backend=backend, address=address)
+    if report.failed_groups or report.unsolved:
+        raise RuntimeError(f"coins batch: {report.failed_groups} failed tasks, {report.unsolved} unsolved puzzles")
+    return dict(sorted(report.results.items()))
+
+
+def total_puzzles(font_name: str) -> int:
+    n = len(model.fonts()[font_name]["order"])
+    return n * (n - 1) if n > 1 else 0
+

@@ -1,0 +1,360 @@
+"""`bfs`: breadth-first search from one start over every ranked board, one byte a board.
+
+The seed write-up's design ("Coin-sliding Font Puzzles"): the level of every board
+reached, in an array indexed by the board's combinatorial rank (level_array.py), grown
+one level at a time by scanning the array; a target's optimal length is its level, and
+its path is rebuilt by stepping back to a predecessor one level lower. One run reaches
+every target of a start (all 36 glyphs of a font) in the time of a single search.
+
+The array is backed by a file in a work folder (level_store.py: worked on in huge-page
+RAM and written back per level, or a plain file-backed memmap), with a `state.json`
+checkpoint written after each level once the array is on file, so a killed run resumes
+from the last complete level. The array must fit in memory (random access to a board's byte
+from disk would thrash): the run refuses up front, with the figures, when it does not
+(5 x 9 boards need C(45, 13) bytes = 73 GB), or when the disk lacks room for it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_progress, throttle
+from puzzlelab.puzzles.coins.kernels import geometry, max_moves
+from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT, PAD, CpuLevelKernels, padded_length
+from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
+from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
+
+__all__ = ["LevelArrayRun", "BfsOutcome", "solve_one", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
+
+STATE_FORMAT = 1
+CHUNK_BLOCKS = 1 << 18  # 16.8 M ranks per kernel call
+MODES = ("auto", "push", "pull")
+
+
+def memory_available() -> int:
+    """Bytes of memory available to a new process (MemAvailable on Linux)."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+
+
+def array_bytes(cells: int, coins: int) -> int:
+    return padded_length(math.comb(cells, coins))
+
+
+def _gb(n: float) -> str:
+    return f"{n / 1e9:.1f} GB"
+
+
+@dataclass
+class BfsOutcome:
+    """What a run found: levels[i] = boards at distance i; found = target -> distance."""
+
+    levels: list[int]
+    found: dict[str, int]
+    finished: bool
+    stopped: bool
+    seconds: float
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def complete_level(self) -> int:
+        return len(self.levels) - 1
+
+
+class LevelArrayRun:
+    """One BFS from `start` in `workdir` (created; resumed when it holds a matching
+    checkpoint). Raises InvalidInstance (413) up front when the array cannot fit."""
+
+    def __init__(
+        self,
+        start: Start,
+        workdir: str | os.PathLike,
+        *,
+        max_memory_bytes: int | None = None,
+        resume: bool = True,
+        storage: str = "ram",
+        probe: str = "sorted",
+    ):
+        self.start = start
+        self.cells = start.width * start.height
+        self.coins = popcount(start.board)
+        self.total = math.comb(self.cells, self.coins)
+        self.nbytes = padded_length(self.total)
+        self.workdir = Path(workdir)
+        self._check_fits(max_memory_bytes)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self._lock = open(self.workdir / "lock", "w")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock.close()
+            raise InvalidInstance(f"workdir {self.workdir}: another bfs run is using it", "workdir", status=409) from None
+        self.array_path = self.workdir / "levels.u8"
+        self.state_path = self.workdir / "state.json"
+        self.geo = geometry(start.width, start.height)
+        self.reserve = max_moves(self.cells, self.coins)
+        self.state = self._load_state() if resume else None
+        self.resumed = self.state is not None
+        self.store = LevelStore(self.array_path, self.nbytes, storage, create=not self.resumed)
+        self.levels = self.store.array
+        if not self.resumed:
+            self._start_array()
+        self.kernels = CpuLevelKernels(self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe)
+
+    # ------------------------------------------------------------ set-up
+    def _check_fits(self, max_memory_bytes: int | None) -> None:
+        available = memory_available() if max_memory_bytes is None else max_memory_bytes
+        # levels (one byte), seen bits (one bit) and two probe buffers of 16 M ranks
+        needed = self.nbytes + self.total // 8 + 2 * 4 * min(1 << 24, 64 * self.total)
+        existing = (self.workdir / "levels.u8").stat().st_size if (self.workdir / "levels.u8").exists() else 0
+        probe = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
+        disk = shutil.disk_usage(probe).free + existing
+        what = (
+            f"bfs: the level array needs one byte for each of C({self.cells}, {self.coins}) = {self.total:,} boards "
+            f"({_gb(self.nbytes)}; {_gb(needed)} with its seen bits and buffers)"
+        )
+        advice = (
+            "; solve single puzzles of this size with --method bidir, or run the two-bit level array "
+            f"({_gb(self.total / 4)}) on a machine with that much memory"
+        )
+        if needed > available:
+            limit = "the memory available here" if max_memory_bytes is None else "--max-memory-gb"
+            raise InvalidInstance(f"{what}, more than {limit} ({_gb(available)}){advice}", "instance", status=413)
+        if self.nbytes > disk:
+            raise InvalidInstance(f"{what}, more than the free disk at {probe} ({_gb(disk)}){advice}", "workdir", status=413)
+
+    def _fresh_state(self) -> dict[str, Any]:
+        return {
+            "format": STATE_FORMAT,
+            "width": self.start.width,
+            "height": self.start.height,
+            "coins": self.coins,
+            "start": hex(self.start.board),
+            "boards": self.total,
+            "counts": [1],
+            "finished": False,
+            "history": [],
+        }
+
+    def _load_state(self) -> dict[str, Any] | None:
+        if not (self.state_path.exists() and self.array_path.exists()):
+            return None
+        try:
+            state = json.loads(self.state_path.read_text())
+        except (OSError, json.JSONDecodeError):
+            return None
+        fresh = self._fresh_state()
+        same = all(state.get(key) == fresh[key] for key in ("format", "width", "height", "coins", "start", "boards"))
+        if not same or self.array_path.stat().st_size != self.nbytes:
+            return None
+        return state
+
+    def _start_array(self) -> None:
+        # The file starts sparse (all zeros: every board unseen); bytes past the last
+        # board hold PAD, and the start is level 0 (byte 1).
+        from puzzlelab.core.rank import rank_many
+
+        self.levels[self.total :] = PAD
+        start_rank = int(rank_many(np.array([self.start.board], dtype=np.uint64))[0])
+        self.levels[start_rank] = 1
+        for index in (start_rank, self.total, self.nbytes - 1):
+            self.store.dirty[min(index, self.nbytes - 1) >> DIRTY_SHIFT] = 1
+        self.store.checkpoint()
+        self.state = self._fresh_state()
+        self._save_state()
+
+    def _save_state(self, text: str | None = None) -> None:
+        tmp = self.state_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.state, indent=1) if text is None else text)
+        os.replace(tmp, self.state_path)
+
+    # ------------------------------------------------------------ search
+    def level_of(self, board: int) -> int:
+        """Distance of a board from the start, -1 when not (yet) reached."""
+        return self.kernels.stored_level(board) - 1
+
+    def run(
+        self,
+        targets: dict[str, int] | None = None,
+        *,
+        budget: Budget | None = None,
+        progress=no_progress,
+        stop_when_found: bool = True,
+        mode: str = "auto",
+        max_level: int | None = None,
+    ) -> BfsOutcome:
+        """Grow levels until every target is found (when `stop_when_found`), no board is
+        left, `max_level` is complete or the budget ends; checkpoint after each level."""
+        if mode not in MODES:
+            raise ValueError(f"mode: expected one of {MODES}")
+        budget = budget or Budget()
+        report = throttle(progress, 0.5)
+        targets = dict(targets or {})
+        started = time.perf_counter()
+        found = {name: lv for name, board in targets.items() if (lv := self.level_of(board)) >= 0}
+        counts = self.state["counts"]
+        stopped = False
+        # After a resume the file may hold marks of the next two levels (written ahead
+        # by a background checkpoint): count those levels by scanning, not by marks.
+        recount = 2 if self.resumed else 0
+        while not self.state["finished"]:
+            level = len(counts) - 1
+            if stop_when_found and targets and len(found) == len(targets):
+                break
+            if max_level is not None and level >= max_level:
+                break
+            reached = sum(counts)
+            use_pull = mode == "pull" or (mode == "auto" and self._prefer_pull(counts))
+            level_started = time.perf_counter()
+            cpu_started = time.process_time()
+            generated_before = int(budget.control[NODES])
+            self.kernels.dirty = self.store.dirty
+            block, marked, work = 0, 0, 0
+            while block < self.kernels.blocks:
+                hi = min(self.kernels.blocks, block + CHUNK_BLOCKS)
+                step = self.kernels.pull if use_pull else self.kernels.push
+                block, did, got = step(level + 1, block, hi, budget.control)
+                marked += got
+                work += did
+                elapsed = time.perf_counter() - level_started
+                report(
+                    Progress(
+                        phase=f"level {level + 1}",
+                        message="pull" if use_pull else "push",
+                        done=block,
+                        total=self.kernels.blocks,
+                        stats={"boards": f"{reached + marked:,}", "rate": f"{marked / max(elapsed, 1e-9) / 1e6:.2f}M boards/s"},
+                    )
+                )
+                if block < hi:  # stopped by the budget
+                    stopped = True
+                    break
+            if stopped:
+                self.store.checkpoint()  # keeps the partial level; state.json does not move
+                break
+            if recount:
+                marked = self.kernels.count(level + 2)
+                recount -= 1
+            counts.append(marked)
+            self.state["history"].append(
+                {
+                    "level": level + 1,
+                    "mode": "pull" if use_pull else "push",
+                    "boards": marked,
+                    "work": work,
+                    "generated": int(budget.control[NODES]) - generated_before,
+                    "seconds": round(time.perf_counter() - level_started, 3),
+                    "cpu_seconds": round(time.process_time() - cpu_started, 3),
+                }
+            )
+            if marked == 0:
+                counts.pop()
+                self.state["finished"] = True
+            text = json.dumps(self.state, indent=1)
+            self.store.checkpoint_in_background(lambda written, text=text: self._save_state(text))
+            for name, board in targets.items():
+                if name not in found and (lv := self.level_of(board)) >= 0:
+                    found[name] = lv
+        self.store.wait()
+        return BfsOutcome(
+            levels=list(counts),
+            found=found,
+            finished=bool(self.state["finished"]),
+            stopped=stopped,
+            seconds=time.perf_counter() - started,
+            history=list(self.state["history"]),
+        )
+
+    def _prefer_pull(self, counts: list[int]) -> bool:
+        """Pull when the frontier is large next to the boards not yet seen: then most
+        unseen boards find a parent after a few probes (see bench_coins_bfs.py)."""
+        frontier = counts[-1]
+        unseen = self.total - sum(counts)
+        return frontier * PULL_RATIO > unseen
+
+    def path(self, board: int) -> list[int]:
+        """Boards from the start to a reached board (a shortest path)."""
+        if self.level_of(board) < 0:
+            raise ValueError("board not reached")
+        boards = self.kernels.path_back(board)
+        if not boards or boards[-1] != self.start.board:
+            raise AssertionError("bfs: the level array is inconsistent (no predecessor one level lower)")
+        return boards[::-1]
+
+    def moves(self, board: int) -> list[list[int]]:
+        return boards_to_moves(self.path(board), self.start.width)
+
+    def close(self) -> None:
+        """Release the array and the folder's lock (the file keeps the last checkpoint)."""
+        if self.levels is None:
+            return
+        del self.kernels
+        self.levels = None
+        self.store.close()
+        fcntl.flock(self._lock, fcntl.LOCK_UN)
+        self._lock.close()
+
+
+PULL_RATIO = 4
+
+
+def solve_one(
+    instance: Instance,
+    *,
+    budget: Budget,
+    progress=no_progress,
+    workdir: str | None = None,
+    max_memory_gb: float | None = None,
+    keep: bool = False,
+) -> Result:
+    """The `bfs` method for one puzzle: search from the start until the target's level."""
+    started = time.perf_counter()
+    if instance.start == instance.target:
+        return Result(0, [], Status.OPTIMAL, "bfs", bound=0)
+    temporary = workdir is None
+    folder = Path(tempfile.mkdtemp(prefix="coins-bfs-")) if temporary else Path(workdir)
+    start = Start(instance.width, instance.height, instance.start, instance.font, instance.start_glyph)
+    limit = None if max_memory_gb is None else int(max_memory_gb * 1e9)
+    run = None
+    try:
+        run = LevelArrayRun(start, folder, max_memory_bytes=limit)
+        outcome = run.run({"target": instance.target}, budget=budget, progress=progress)
+        stats = {
+            "seconds": round(time.perf_counter() - started, 6),
+            "levels": outcome.levels,
+            "boards": sum(outcome.levels),
+            "array_bytes": run.nbytes,
+            "resumed": run.resumed,
+        }
+        if "target" in outcome.found:
+            moves = run.moves(instance.target)
+            return Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves), stats=stats)
+        if outcome.finished:
+            stats["note"] = "every board reachable from the start was searched: the target cannot be reached"
+            return Result(None, None, Status.INFEASIBLE, "bfs", stats=stats)
+        bound = outcome.complete_level + 1
+        stats["note"] = f"stopped after level {outcome.complete_level}; no path of fewer than {bound} moves exists"
+        return Result(None, None, Status.UNKNOWN, "bfs", bound=bound, stats=stats)
+    finally:
+        if run is not None:
+            run.close()
+        if temporary and not keep:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,346 @@
+"""The level array of `bfs`: one byte per ranked board, and the CPU kernels that grow
+it level by level (level_store.py keeps it in memory and on file).
+
+Board r (its colex rank among the C(cells, coins) boards, core/rank.py) holds 0 while
+unseen and level + 1 once reached; bytes past the last board hold PAD. Nothing else is
+stored: no frontier list and no parent pointers (the seed write-up's layout). A level
+is expanded by scanning the array for its byte, eight bytes at a time (a 64-rank block
+with no match is skipped in eight word tests); a matching block is unranked once and
+walked with Gosper's next-subset step.
+
+Two ways to build level L + 1 (direction-optimising BFS, Beamer et al., SC 2012):
+- push: every board at level L marks its unseen forward neighbours; the children's
+  ranks are batched, sorted into buckets and probed against one seen bit a board, so
+  the probes stay in cache (about 70 children a board make these probes the cost);
+- pull: every unseen board looks for a predecessor at level L and stops at the first.
+Pull pays for every unseen board, also the unreachable ones, at every level: measured
+on 5 x 7 it loses at every level (bench_coins_bfs.py --compare), so `auto` pushes.
+
+Everything that touches the array goes through `CpuLevelKernels`, so a GPU backend
+(the issue's moonshot) can replace the kernels while the driver (bfs.py), the file
+format and the checkpoints stay the same.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from puzzlelab.core.rank import next_subset, rank, unrank
+from puzzlelab.core.result import NODES, should_stop
+from puzzlelab.puzzles.coins.kernels import backward_moves, forward_move_ranks, prefetch
+
+__all__ = ["PAD", "BLOCK", "DIRTY_SHIFT", "PROBES", "padded_length", "CpuLevelKernels"]
+
+PROBES = ("sorted", "direct")
+
+PAD = 255
+BLOCK = 64  # ranks per scan block; the file length is a multiple of it
+DIRTY_SHIFT = 20  # the kernels flag each 1 MiB chunk they write, for checkpoints
+_LOW = np.uint64(0x0101010101010101)
+_HIGH = np.uint64(0x8080808080808080)
+
+
+def padded_length(boards: int) -> int:
+    return -(-boards // BLOCK) * BLOCK
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _block_has(words, block, pattern):
+    """True when one of the 64 bytes of `block` equals the byte repeated in `pattern`."""
+    for j in range(8):
+        x = words[block * 8 + j] ^ pattern
+        if ((x - _LOW) & ~x & _HIGH) != 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _mark_unseen(levels, dirty, ranks, count, new_byte):
+    marked = 0
+    for i in range(count):
+        child = ranks[i]
+        if levels[child] == 0:
+            levels[child] = new_byte
+            dirty[child >> DIRTY_SHIFT] = 1
+            marked += 1
+    return marked
+
+
+@numba.njit(cache=True, nogil=True)
+def expand_push_direct(levels, words, dirty, stored, n, k, total, geo, block_lo, block_hi, control, reserve):
+    """expand_push probing each child's byte at once (no seen bits, no sorting).
+
+    Children are ranked incrementally (kernels.forward_move_ranks) and software
+    pipelined: a board's child bytes are prefetched, then the previous board's
+    children are marked, so the cache misses of two boards overlap. Kept as the
+    measured alternative (bench_coins_bfs.py --compare)."""
+    ranks = np.empty((2, reserve), dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    scratch = np.empty((3, 66), dtype=np.int64)
+    pattern = np.uint64(stored) * _LOW
+    new_byte = np.uint8(stored + 1)
+    slot = 0
+    expanded = 0
+    marked = 0
+    generated = 0
+    for block in range(block_lo, block_hi):
+        if (block & 1023) == 0 and should_stop(control):
+            marked += _mark_unseen(levels, dirty, ranks[1 - slot], counts[1 - slot], new_byte)
+            control[NODES] += generated
+            return block, expanded, marked
+        if not _block_has(words, block, pattern):
+            continue
+        r = block * 64
+        end = min(r + 64, total)
+        mask = unrank(r, n, k)
+        while True:
+            if levels[r] == stored:
+                row = ranks[slot]
+                count = forward_move_ranks(mask, r, geo, row, scratch)
+                for i in range(count):
+                    prefetch(levels, row[i])
+                counts[slot] = count
+                generated += count
+                expanded += 1
+                slot = 1 - slot
+                marked += _mark_unseen(levels, dirty, ranks[slot], counts[slot], new_byte)
+                counts[slot] = 0
+            r += 1
+            if r >= end:
+                break
+            mask = next_subset(mask)
+    marked += _mark_unseen(levels, dirty, ranks[1 - slot], counts[1 - slot], new_byte)
+    control[NODES] += generated
+    return block_hi, expanded, marked
+
+
+@numba.njit(cache=True, nogil=True)
+def _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byte):
+    """Mark the unseen children among buf[:fill]: first a counting sort into buckets
+    of neighbouring ranks, then the probes bucket by bucket, so each bucket's stretch
+    of the seen bits (about 100 KB for 5 x 7) stays in cache while it is probed."""
+    starts[:] = 0
+    for i in range(fill):
+        starts[(buf[i] >> shift) + 1] += 1
+    for b in range(starts.shape[0] - 1):
+        starts[b + 1] += starts[b]
+    for i in range(fill):
+        b = buf[i] >> shift
+        parted[starts[b]] = buf[i]
+        starts[b] += 1
+    marked = 0
+    for i in range(fill):
+        child = np.int64(parted[i])
+        bit = np.uint8(1) << np.uint8(child & 7)
+        if not (seen[child >> 3] & bit):
+            seen[child >> 3] |= bit
+            levels[child] = new_byte
+            dirty[child >> DIRTY_SHIFT] = 1
+            marked += 1
+    return marked
+
+
+@numba.njit(cache=True, nogil=True)
+def expand_push(levels, words, dirty, seen, stored, n, k, total, geo, block_lo, block_hi, control, reserve, buf, parted, starts, shift):
+    """Blocks [block_lo, block_hi): every board whose byte is `stored` (level + 1)
+    marks its unseen forward neighbours with stored + 1. Returns (block reached,
+    boards expanded, boards marked); stops early when the budget says so.
+
+    The children's ranks (kernels.forward_move_ranks, incremental) are collected in
+    `buf` and probed in rank order against `seen`, one bit a board (104 MB for 5 x 7,
+    not the 834 MB of levels): a sorted batch of 16 M probes touches each cache line
+    of the bits several times, where probes in generation order miss on nearly every
+    one. Only new boards write their level byte."""
+    scratch = np.empty((3, 66), dtype=np.int64)
+    pattern = np.uint64(stored) * _LOW
+    new_byte = np.uint8(stored + 1)
+    fill = 0
+    expanded = 0
+    marked = 0
+    generated = 0
+    for block in range(block_lo, block_hi):
+        if (block & 1023) == 0 and should_stop(control):
+            marked += _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byte)
+            control[NODES] += generated
+            return block, expanded, marked
+        if not _block_has(words, block, pattern):
+            continue
+        r = block * 64
+        end = min(r + 64, total)
+        mask = unrank(r, n, k)
+        while True:
+            if levels[r] == stored:
+                if fill + reserve > buf.shape[0]:
+                    marked += _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byte)
+                    fill = 0
+                count = forward_move_ranks(mask, r, geo, buf[fill:], scratch)
+                fill += count
+                generated += count
+                expanded += 1
+            r += 1
+            if r >= end:
+                break
+            mask = next_subset(mask)
+    marked += _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byte)
+    control[NODES] += generated
+    return block_hi, expanded, marked
+
+
+@numba.njit(cache=True, nogil=True)
+def seen_bits(levels, total, seen):
+    """Rebuild the seen bits from the levels (after a start or a resume)."""
+    seen[:] = 0
+    for r in range(total):
+        if levels[r] != 0:
+            seen[r >> 3] |= np.uint8(1) << np.uint8(r & 7)
+
+
+@numba.njit(cache=True, nogil=True)
+def expand_pull(levels, words, dirty, seen, stored, n, k, total, geo, block_lo, block_hi, control, reserve):
+    """Blocks [block_lo, block_hi): every unseen board with a predecessor whose byte is
+    `stored` gets stored + 1. Returns (block reached, boards examined, boards marked)."""
+    buf = np.empty(reserve, dtype=np.uint64)
+    new_byte = np.uint8(stored + 1)
+    examined = 0
+    marked = 0
+    generated = 0
+    zero = np.uint64(0)
+    for block in range(block_lo, block_hi):
+        if (block & 1023) == 0 and should_stop(control):
+            control[NODES] += generated
+            return block, examined, marked
+        if not _block_has(words, block, zero):
+            continue
+        r = block * 64
+        end = min(r + 64, total)
+        mask = unrank(r, n, k)
+        while True:
+            if levels[r] == 0:
+                examined += 1
+                count = backward_moves(mask, geo, buf)
+                for i in range(count):
+                    generated += 1
+                    if levels[rank(buf[i])] == stored:
+                        levels[r] = new_byte
+                        seen[r >> 3] |= np.uint8(1) << np.uint8(r & 7)
+                        dirty[r >> DIRTY_SHIFT] = 1
+                        marked += 1
+                        break
+            r += 1
+            if r >= end:
+                break
+            mask = next_subset(mask)
+    control[NODES] += generated
+    return block_hi, examined, marked
+
+
+@numba.njit(cache=True, nogil=True)
+def count_bytes(words, stored, block_lo, block_hi):
+    """How many of the bytes in blocks [block_lo, block_hi) equal `stored`."""
+    total = 0
+    target = np.uint8(stored)
+    for w in range(block_lo * 8, block_hi * 8):
+        x = words[w]
+        for b in range(8):
+            if np.uint8((x >> np.uint64(8 * b)) & np.uint64(0xFF)) == target:
+                total += 1
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def level_histogram(levels):
+    """How many boards hold each byte value (index 0: unseen; PAD included)."""
+    hist = np.zeros(256, dtype=np.int64)
+    for i in range(levels.shape[0]):
+        hist[levels[i]] += 1
+    return hist
+
+
+@numba.njit(cache=True, nogil=True)
+def path_back(levels, board, geo, reserve):
+    """From a reached board back to the start through predecessors one level lower each
+    step (no parent pointers needed). Returns the boards, board first, start last."""
+    board = np.uint64(board)
+    stored = np.int64(levels[rank(board)])
+    path = np.empty(max(stored, 1), dtype=np.uint64)
+    buf = np.empty(reserve, dtype=np.uint64)
+    path[0] = board
+    length = 1
+    while stored > 1:
+        count = backward_moves(board, geo, buf)
+        step = np.uint64(0)
+        for i in range(count):
+            if np.int64(levels[rank(buf[i])]) == stored - 1:
+                step = buf[i]
+                break
+        if step == 0:
+            return path[:0]  # the array is inconsistent
+        board = step
+        stored -= 1
+        path[length] = board
+        length += 1
+    return path[:length]
+
+
+@numba.njit(cache=True, nogil=True)
+def stored_level(levels, board):
+    return np.int64(levels[rank(np.uint64(board))])
+
+
+BUCKET_BITS = 10
+PROBE_BATCH = 1 << 24  # children sorted and probed at a time (128 MB of buffers for 5 x 7)
+
+
+class CpuLevelKernels:
+    """The kernels bfs.py calls on a level array (numpy array or memmap of uint8 whose
+    length is a multiple of 64). A GPU backend would offer the same methods.
+
+    Besides the levels it owns the seen bits (one per board) and the probe buffers,
+    uint32 ranks when the boards number under 2^32 (5 x 7: 834 M), else int64."""
+
+    name = "cpu"
+
+    def __init__(self, levels: np.ndarray, dirty: np.ndarray, n: int, k: int, total: int, geo: np.ndarray, reserve: int, probe: str = "sorted"):
+        if probe not in PROBES:
+            raise ValueError(f"probe: expected one of {PROBES}")
+        self.levels = levels
+        self.dirty = dirty
+        self.words = levels.view(np.uint64)
+        self.n, self.k, self.total, self.geo, self.reserve = n, k, total, geo, reserve
+        self.blocks = levels.shape[0] // BLOCK
+        self.probe = probe
+        self.seen = np.zeros(-(-total // 8), dtype=np.uint8)
+        seen_bits(levels, total, self.seen)
+        dtype = np.uint32 if total <= 2**32 else np.int64
+        batch = max(4 * reserve, min(PROBE_BATCH, 64 * total + reserve))
+        self.buf = np.empty(batch, dtype=dtype) if probe == "sorted" else None
+        self.parted = np.empty(batch, dtype=dtype) if probe == "sorted" else None
+        self.starts = np.zeros((1 << BUCKET_BITS) + 1, dtype=np.int64)
+        self.shift = max(0, (total - 1).bit_length() - BUCKET_BITS)
+
+    @property
+    def nbytes(self) -> int:
+        extra = 0 if self.buf is None else self.buf.nbytes + self.parted.nbytes
+        return self.levels.nbytes + self.seen.nbytes + extra
+
+    def push(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
+        if self.probe == "direct":
+            out = expand_push_direct(self.levels, self.words, self.dirty, stored, self.n, self.k, self.total, self.geo, block_lo, block_hi, control, self.reserve)
+            return out
+        return expand_push(
+            self.levels, self.words, self.dirty, self.seen, stored, self.n, self.k, self.total, self.geo,
+            block_lo, block_hi, control, self.reserve, self.buf, self.parted, self.starts, self.shift,
+        )
+
+    def pull(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
+        return expand_pull(self.levels, self.words, self.dirty, self.seen, stored, self.n, self.k, self.total, self.geo, block_lo, block_hi, control, self.reserve)
+
+    def count(self, stored: int) -> int:
+        return int(count_bytes(self.words, stored, 0, self.blocks))
+
+    def stored_level(self, board: int) -> int:
+        return int(stored_level(self.levels, np.uint64(board)))
+
+    def path_back(self, board: int) -> list[int]:
+        return [int(b) for b in path_back(self.levels, np.uint64(board), self.geo, self.reserve)]

@@ -30,7 +30,8 @@ _MODULES: tuple[str, ...] = (
 
 REGISTRY: dict[str, Puzzle] = {}
 for _module in _MODULES:
-    if importlib.util.find_spec(_module) is None:
+    _spec = importlib.util.find_spec(_module)
+    if _spec is None or _spec.origin is None:  # absent, or a leftover folder of caches only
         continue
     _puzzle = importlib.import_module(_module).PUZZLE
     REGISTRY[_puzzle.name] = _puzzle

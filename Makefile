@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-EXTRAS ?= dev
+EXTRAS ?= dev,cluster
 
 .PHONY: run test test-all bench install browser tour clean
 

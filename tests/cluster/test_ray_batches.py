@@ -16,6 +16,7 @@ def both(call):
     return run
 
 
+@pytest.mark.slow  # ~95 s on 2 loaded cores: `make test-all`
 def test_matchsticks_batch_of_proofs(ray_cluster):
     from puzzlelab.puzzles.matchsticks.batch import solve_batch
 
@@ -78,6 +79,7 @@ def test_tiling_table(ray_cluster):
     assert all(published[(min(m, n), max(m, n))] == squares for m, n, squares in local if (min(m, n), max(m, n)) in published)
 
 
+@pytest.mark.slow  # ~85 s on 2 loaded cores: `make test-all`
 def test_macmahon_enumeration_split_into_subtrees(ray_cluster):
     from puzzlelab.puzzles.macmahon.methods import count_verified
 

@@ -94,7 +94,7 @@ def test_method_options_bad_input_and_cancel(page):
 def test_each_puzzle_through_the_page(page, name):
     """One catalog instance of every registered puzzle, solved through the page."""
     puzzle = REGISTRY[name]
-    run_catalog_instance(page, name, puzzle.tour_instance, budget=str(max(puzzle.tour_budget, 5)))
+    run_catalog_instance(page, name, puzzle.tour_instance, budget=str(max(puzzle.tour_budget, 10)))
     expect(page.locator("#job-state")).to_have_text("done", timeout=120_000)
     expect(page.locator("#verdict")).to_have_class("ok")
     value = page.locator(f"[data-figure='{puzzle.value_name}']").inner_text()

@@ -184,14 +184,16 @@ class WorkerPool:
 
     Drive it from one thread: `submit()` and `cancel()` return at once; `events(timeout)`
     does the work (hands out tasks, enforces deadlines, reaps crashed workers) and
-    returns what happened. `grace` is how long a task may run past its budget before it
-    is terminated; `retries` how often a task whose worker died is run again.
+    returns what happened. A task may run `grace` seconds plus `grace_share` of its
+    budget past the budget before it is terminated (a fresh worker pays imports and
+    kernel loading inside its budget); `retries` is how often a task whose worker died
+    is run again.
     """
 
-    def __init__(self, workers: int | None = None, *, grace: float = 1.0, retries: int = 0, start: str | None = None):
+    def __init__(self, workers: int | None = None, *, grace: float = 1.0, grace_share: float = 0.0, retries: int = 0, start: str | None = None):
         self.ctx = mp.get_context(start or start_method())
         self.size = max(1, workers or default_workers())
-        self.grace, self.retries = grace, retries
+        self.grace, self.grace_share, self.retries = grace, grace_share, retries
         self._queue: deque[_Job] = deque()
         self._workers: list[_Worker] = []
         self._tickets = itertools.count()
@@ -287,7 +289,7 @@ class WorkerPool:
             job.attempts += 1
             job.interim, job.has_interim = None, False
             worker.job, worker.started = job, time.monotonic()
-            worker.stop_at = worker.started + (seconds + self.grace if seconds is not None else float("inf"))
+            worker.stop_at = worker.started + (seconds + self.grace + self.grace_share * seconds if seconds is not None else float("inf"))
             try:
                 worker.conn.send((job.task, seconds))
             except (OSError, BrokenPipeError):
@@ -400,6 +402,11 @@ def run_tasks(
         )
         return
     budget = budget or Budget()
+    if mp.current_process().daemon:
+        # Inside a pool worker (a service job running a portfolio) no child processes
+        # may be started: the tasks run here, one after another, within the budget.
+        yield from _run_inline(tasks, budget, stop_when, on_interim)
+        return
     n_workers = max(1, min(workers or default_workers(), len(tasks) or 1))
     with WorkerPool(n_workers, grace=grace, retries=retries) as pool:
         tickets = {pool.submit(task, budget): index for index, task in enumerate(tasks)}
@@ -424,6 +431,28 @@ def run_tasks(
                     stopping = True
                     for ticket in list(tickets):
                         pool.cancel(ticket)
+
+
+
+def _run_inline(tasks, budget, stop_when, on_interim) -> Iterator[Outcome]:
+    """`run_tasks` without processes, for callers that may not start any."""
+    won = False
+    for index, task in enumerate(tasks):
+        if won or budget.expired():
+            yield Outcome(index, task.name, False, error="cancelled" if won or budget.cancelled else "deadline", attempts=0)
+            continue
+        kwargs = dict(task.kwargs)
+        if task.context:
+            left = budget.seconds_left()
+            kwargs["budget"] = Budget(None if left == float("inf") else left)
+            kwargs["interim"] = (lambda value, i=index: on_interim(i, value)) if on_interim else (lambda value: None)
+        started = time.monotonic()
+        try:
+            outcome = Outcome(index, task.name, True, value=task.fn(*task.args, **kwargs), seconds=time.monotonic() - started)
+        except Exception:  # noqa: BLE001 - reported like a worker's error
+            outcome = Outcome(index, task.name, False, error=traceback.format_exc(limit=20), seconds=time.monotonic() - started)
+        yield outcome
+        won = stop_when is not None and outcome.ok and stop_when(outcome)
 
 
 def map(

@@ -34,6 +34,12 @@ log = logging.getLogger("puzzlelab.service")
 STATES = ("queued", "running", "done", "failed", "cancelled", "interrupted")
 FINAL_STATES = ("done", "failed", "cancelled", "interrupted")
 
+# Imported once by the forkserver, before any job (see JobRunner.start).
+SOLVER_LIBRARIES = ("numpy", "numba", "ortools.sat.python.cp_model", "highspy", "pysat.solvers")
+# A job may overrun its budget by `grace` seconds plus this share of the budget before
+# the runner terminates it: a job's worker loads kernels and nested pools in its time.
+GRACE_SHARE = 0.25
+
 _JOBS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     id        TEXT PRIMARY KEY,
@@ -141,8 +147,10 @@ class JobRunner:
             import multiprocessing as mp
 
             # Workers fork from a server that has already imported every puzzle.
-            mp.set_forkserver_preload(["puzzlelab.service.worker"])
-        self._pool = WorkerPool(self.workers, grace=self.grace, start=self.start_method)
+            # Workers fork from a server that has already imported every puzzle and the
+            # heavy solver libraries, so a job's budget is not spent importing them.
+            mp.set_forkserver_preload(["puzzlelab.service.worker", *SOLVER_LIBRARIES])
+        self._pool = WorkerPool(self.workers, grace=self.grace, grace_share=GRACE_SHARE, start=self.start_method)
         self._thread = threading.Thread(target=self._loop, name="puzzlelab-job-runner", daemon=True)
         self._thread.start()
 
@@ -281,7 +289,7 @@ class JobRunner:
         if outcome.error == "cancelled":
             state, error = "cancelled", "cancelled at the user's request"
         elif outcome.error == "deadline":
-            state, error = "failed", f"the solver did not return within its budget of {job.budget:g} s (+{self.grace:g} s grace) and was stopped"
+            state, error = "failed", f"the solver did not return within its budget of {job.budget:g} s (+{self.grace + GRACE_SHARE * job.budget:g} s grace) and was stopped"
         elif outcome.error.startswith("worker died"):
             state, error = "failed", f"the worker process running this job died ({outcome.error})"
         else:

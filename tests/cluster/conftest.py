@@ -51,6 +51,10 @@ def ray_cluster():
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS / "cluster"), str(TESTS), env.get("PYTHONPATH", "")])
     env["RAY_USAGE_STATS_ENABLED"] = "0"
+    # A loopback test cluster needs no token: with a token left in ~/.ray by an earlier
+    # local Ray, the head would demand one that the second node and driver lack.
+    env["RAY_AUTH_MODE"] = "disabled"
+    os.environ["RAY_AUTH_MODE"] = "disabled"
     common = ["--num-cpus", "1", "--disable-usage-stats", "--node-ip-address", "127.0.0.1"]
     _start(["--head", "--port", str(port), "--include-dashboard=false", "--temp-dir", temp, *common], env)
     address = f"127.0.0.1:{port}"

@@ -10,6 +10,8 @@ TESTS = Path(__file__).resolve().parent
 os.environ.setdefault("PUZZLELAB_PLUGINS", "toy_puzzle:Toy")
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
+# ... and in the child processes that tests start (service workers, isolated solvers).
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH", "")]))
 
 
 @pytest.fixture(autouse=True)

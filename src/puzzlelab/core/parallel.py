@@ -435,7 +435,9 @@ def run_tasks(
 
 
 def _run_inline(tasks, budget, stop_when, on_interim) -> Iterator[Outcome]:
-    """`run_tasks` without processes, for callers that may not start any."""
+    """`run_tasks` without processes, for callers that may not start any: the tasks run
+    one after another, each with an equal share of the time left, so one member that
+    overruns its share cannot starve the rest."""
     won = False
     for index, task in enumerate(tasks):
         if won or budget.expired():
@@ -443,7 +445,8 @@ def _run_inline(tasks, budget, stop_when, on_interim) -> Iterator[Outcome]:
             continue
         kwargs = dict(task.kwargs)
         if task.context:
-            left = budget.seconds_left()
+            # the members share the clock: each gets an equal slice of what is left
+            left = budget.seconds_left() / (len(tasks) - index)
             kwargs["budget"] = Budget(None if left == float("inf") else left)
             kwargs["interim"] = (lambda value, i=index: on_interim(i, value)) if on_interim else (lambda value: None)
         started = time.monotonic()

@@ -37,8 +37,9 @@ FINAL_STATES = ("done", "failed", "cancelled", "interrupted")
 # Imported once by the forkserver, before any job (see JobRunner.start).
 SOLVER_LIBRARIES = ("numpy", "numba", "ortools.sat.python.cp_model", "highspy", "pysat.solvers")
 # A job may overrun its budget by `grace` seconds plus this share of the budget before
-# the runner terminates it: a job's worker loads kernels and nested pools in its time.
-GRACE_SHARE = 0.25
+# the runner terminates it: a fresh worker imports solver modules and loads compiled
+# kernels (seconds) inside the budget before the solver itself starts.
+GRACE_SHARE = 1.0
 
 _JOBS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (

@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from puzzlelab.puzzles.tiling.model import Grid, format_grid, parse_grid, parse_squares
+from puzzlelab.puzzles.tiling.model import Grid, format_grid, format_solution, parse_grid, parse_squares
 from puzzlelab.puzzles.tiling.verify import verify_tiling
 
 __all__ = [
@@ -218,8 +218,7 @@ def run_contest(
             allowed = min(allowed, seconds)
         result = puzzle.solve(grid, method="auto", budget=Budget(max(0.5, allowed)), workers=workers)
         squares = parse_squares(result.solution)
-        body = {"id": grid.id, "squares": [{"X": x, "Y": y, "Size": s} for x, y, s in squares]}
-        answer = _http(base + "/solution", body)
+        answer = _http(base + "/solution", format_solution(grid, squares))
         posted = time.monotonic() - started
         store.add(puzzle.name, puzzle.instance_key(grid), result, puzzle.sense)
         entry = ContestLog(grid.id, grid.width, grid.height, len(squares), str(result.status), round(posted, 3), answer, str(saved))

@@ -106,11 +106,21 @@ def start_method() -> str:
 _MSG_RESULT, _MSG_ERROR, _MSG_INTERIM = "result", "error", "interim"
 
 
+_GROUP_ENV = "PUZZLELAB_WORKER_GROUP"
+
+
 def _worker_main(conn: Connection) -> None:
-    """Worker loop: receive (task, budget_seconds), run it, send back the outcome."""
+    """Worker loop: receive (task, budget_seconds), run it, send back the outcome.
+
+    A top-level worker leads its own process group, and the processes its task starts
+    (a portfolio's own pool, a service job's eight orientations) stay in that group, so
+    stopping the worker stops them all (`_Worker.kill` signals the group)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if hasattr(os, "setpgid") and not os.environ.get(_GROUP_ENV):
+        os.setpgid(0, 0)
+        os.environ[_GROUP_ENV] = str(os.getpid())
     while True:
         try:
             message = conn.recv()
@@ -136,7 +146,8 @@ def _worker_main(conn: Connection) -> None:
 class _Worker:
     def __init__(self, ctx: mp.context.BaseContext):
         self.conn, child_conn = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child_conn,), daemon=True)
+        # Not daemonic: a task may start processes of its own (see _worker_main).
+        self.process = ctx.Process(target=_worker_main, args=(child_conn,), daemon=False)
         # A forked child whose garbage collector walks the inherited heap copies every
         # page it touches; freezing first keeps the parent's objects out of its sight.
         gc.freeze()
@@ -151,9 +162,22 @@ class _Worker:
 
     def kill(self) -> None:
         if self.process.is_alive():
+            self._kill_group()
             self.process.kill()
         self.process.join(timeout=5)
         self.conn.close()
+
+    def _kill_group(self) -> None:
+        """SIGKILL the worker's process group (it and whatever its task started), when
+        the worker leads one."""
+        pid = self.process.pid
+        if pid is None or not hasattr(os, "killpg"):
+            return
+        try:
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, 9)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def close(self) -> None:
         try:
@@ -220,6 +244,12 @@ class WorkerPool:
                 self._stop(worker, reason)
                 return True
         return False
+
+    def warm(self) -> None:
+        """Start every worker now, so the first tasks do not pay for process start-up
+        (with forkserver: the server's imports of the solver libraries, seconds)."""
+        while len(self._workers) < self.size:
+            self._workers.append(_Worker(self.ctx))
 
     @property
     def busy(self) -> int:

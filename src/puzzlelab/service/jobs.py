@@ -224,6 +224,7 @@ class JobRunner:
         tickets: dict[int, str] = {}
         by_job: dict[str, int] = {}
         pool = self._pool
+        pool.warm()  # in this thread: the HTTP server is up meanwhile; jobs queue
         while not self._stopping.is_set():
             while True:
                 try:

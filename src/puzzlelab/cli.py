@@ -376,7 +376,9 @@ def serve(
         application = create_app(workers=workers or default_workers())
         shown = f"[{host}]" if ":" in host else host
         out.print(f"puzzlelab workbench: http://{shown}:{port}/   (API docs: http://{shown}:{port}/docs; Ctrl-C stops it)", markup=False)
-        uvicorn.run(application, host=host, port=port, log_level="warning")
+        # Keep idle connections 60 s (uvicorn's 5 s default races with clients that
+        # poll a job every few seconds on a loaded machine: "connection reset by peer").
+        uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=60)
 
 
 def bench(

@@ -1,6 +1,7 @@
 """A real two-node Ray cluster on loopback for the Ray backend tests: a head and a
 second node, each started with `ray start` (one CPU each), bounded in time, torn down
-at the end of the session."""
+as soon as the last test of this folder has run (a cluster left up costs the rest of the
+suite a good share of a 2-core machine)."""
 
 import os
 import shutil
@@ -42,6 +43,21 @@ def _start(args, env, attempts=3):
     raise RuntimeError(f"ray start {' '.join(args[:2])} failed {attempts} times:\n{failure}")
 
 
+_STOPS = []  # how to stop the running cluster, at most one entry
+
+
+def _stop_cluster() -> None:
+    while _STOPS:
+        _STOPS.pop()()
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Stop the cluster once the next test lies outside this folder."""
+    here = Path(__file__).parent
+    if nextitem is None or here not in Path(nextitem.path).parents:
+        _stop_cluster()
+
+
 @pytest.fixture(scope="session")
 def ray_cluster():
     """Address of a running two-node cluster (skips only where Ray is not installed)."""
@@ -68,13 +84,20 @@ def ray_cluster():
             if time.monotonic() > deadline:
                 raise RuntimeError(f"only {len(ray.nodes())} Ray node(s) came up")
             time.sleep(1)
-        yield address
-    finally:
-        try:
-            import ray
+    except BaseException:
+        _teardown(env, temp)
+        raise
+    _STOPS.append(lambda: _teardown(env, temp))
+    yield address
+    _stop_cluster()
 
-            ray.shutdown()
-        except Exception:
-            pass
-        _ray(["stop", "--force"], env, 120)
-        shutil.rmtree(temp, ignore_errors=True)
+
+def _teardown(env, temp) -> None:
+    try:
+        import ray
+
+        ray.shutdown()
+    except Exception:
+        pass
+    _ray(["stop", "--force"], env, 120)
+    shutil.rmtree(temp, ignore_errors=True)

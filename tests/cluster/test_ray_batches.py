@@ -31,6 +31,7 @@ def test_matchsticks_batch_of_proofs(ray_cluster):
     assert [row[:2] for row in local] == [(35, "optimal"), (45, "optimal"), (190, "optimal")]
 
 
+@pytest.mark.slow  # 15-20 s on a loopback cluster; `make test-all`
 def test_matchsticks_full_search_split_into_subtrees(ray_cluster):
     from puzzlelab.core.result import Budget
     from puzzlelab.puzzles.matchsticks import PUZZLE
@@ -45,6 +46,7 @@ def test_matchsticks_full_search_split_into_subtrees(ray_cluster):
     assert remote == local and local[1] == "optimal"
 
 
+@pytest.mark.slow  # 10-15 s on a loopback cluster; `make test-all`
 def test_hexagon_portfolio_of_settings_and_sizes(ray_cluster):
     from puzzlelab.puzzles.hexagon.batch import run_batch
 
@@ -58,6 +60,7 @@ def test_hexagon_portfolio_of_settings_and_sizes(ray_cluster):
     assert all(status == "optimal" for _, _, status in local)
 
 
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
 def test_coins_batch_over_a_font(ray_cluster):
     from puzzlelab.puzzles.coins.batch import verified_batch
 

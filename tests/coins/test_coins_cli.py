@@ -1,6 +1,7 @@
 """The coins verbs through the real CLI: solve / verify / catalog from the contract, and
 the puzzle's own bfs, batch and animate; plus the pictures."""
 
+import pytest
 import json
 import xml.etree.ElementTree as ET
 
@@ -43,6 +44,7 @@ def test_verify_command(tmp_path):
     assert no.exit_code == 1 and "INVALID" in no.output and "move 1" in no.output
 
 
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
 def test_bfs_verb_on_glyph_rows_matches_bidir(tmp_path):
     start = "---o/o---/-o-o/o-o-"
     targets = "oo--/oo--/o---/o---;oo-o/---o/---o/-o--;-o-o/o-o-/---o/o---"  # 7, 20, unreachable

@@ -22,6 +22,7 @@ def test_cell_orders_are_permutations(order):
     assert plan["slots"] < g.cells  # the frontier is much smaller than the grid
 
 
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
 def test_beam_penalty_is_the_exact_penalty_of_its_grid():
     """The kernel's incremental count equals the independent count, at every level."""
     for n, top in ((4, 5), (5, 5), (6, 2), (6, 1), (5, 3)):

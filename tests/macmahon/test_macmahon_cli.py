@@ -1,5 +1,6 @@
 """The CLI verbs of the MacMahon puzzle: solve (generic), count, verify, pictures."""
 
+import pytest
 import json
 
 from typer.testing import CliRunner
@@ -13,6 +14,7 @@ from puzzlelab.puzzles.macmahon.verify import verify
 runner = CliRunner()
 
 
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
 def test_count_json_contract_and_store():
     result = runner.invoke(cli.app, ["macmahon", "count", "2x3", "--border", "free", "--json"])
     assert result.exit_code == 0, result.output

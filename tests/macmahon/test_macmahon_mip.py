@@ -65,6 +65,7 @@ def test_cpsat_enumerates_the_same_count(name):
     assert count.value == len(list_solutions(inst))
 
 
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
 def test_cpsat_solutions_are_enumerated():
     inst = random_solvable("3x3", 3, 0, seed=3)
     every = enumerated(inst)

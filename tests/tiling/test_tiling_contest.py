@@ -93,6 +93,22 @@ def test_unknown_ids_and_modes_are_named(contest):
     assert response.status_code == 404 and "trial" in response.json()["detail"]
 
 
+def test_client_answers_a_few_puzzles_validly_and_logs_them(tmp_path):
+    """The default suite's short run of the client; the twenty-puzzle run is `slow`."""
+    url, server = serve_in_thread(PracticeContest(seed=5))
+    try:
+        logs = run_contest(url, "team", 3, seconds=1.0, workers=1, save_dir=tmp_path)
+    finally:
+        server.should_exit = True
+    assert len(logs) == 3
+    for entry in logs:
+        assert entry.answer["errors"] == [], entry.answer
+        assert entry.answer["timePenalty"] == 0 and entry.answer["numberOfSquares"] == entry.squares
+    lines = (tmp_path / "contest-log.jsonl").read_text().splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [e.id for e in logs]
+
+
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
 def test_client_answers_twenty_puzzles_validly_within_ten_seconds(tmp_path):
     url, server = serve_in_thread(PracticeContest(seed=11))
     try:

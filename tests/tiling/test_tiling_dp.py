@@ -85,6 +85,7 @@ def test_height_turned_cropped_and_blocked():
     assert solve_exact(np.zeros((3, 3), dtype=bool))[0] == 0
 
 
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
 def test_past_fifteen_rows_uses_wider_states():
     """Height 16 goes to the general step (5 bits a row, 2 words); its optimum on random
     taller grids is checked against CP-SAT in test_tiling_cpsat.py."""

@@ -1,9 +1,10 @@
-"""The exact column DP (seed write-up, section 1), driven column by column from Python.
+"""The exact column DP (seed write-up, section 1) and its Python driver.
 
-`ColumnDP` runs the kernels of `kernels.py` over an oriented boolean grid (rows x
-columns, the DP sweeps the columns), keeps every column's parent links and rebuilds the
-squares of any state. Heights up to 15 use the packed one-word states; taller grids use
-the general multi-word step with no pruning, which is still exact: the limit past 15 is
+`ColumnDP` runs the kernels over an oriented boolean grid (rows x columns, the DP
+sweeps the columns), keeps every column's parent links and rebuilds the squares of any
+state. Heights up to 15 use the packed one-word states, all columns in one call of
+`sweep.packed_sweep`; taller grids use the general multi-word step (the beam
+heuristic's too, with its margins), which without pruning is still exact: the limit past 15 is
 the number of frontier states a column holds (A242551 for a full rectangle: 67,635 at
 height 15, about 2.2 times more per extra row), i.e. memory and time, not the packing.
 
@@ -109,7 +110,8 @@ class ColumnDP:
         with blocked cells splits into independent parts and holds fewer)."""
         from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
 
-        k = self.kernels
+        from puzzlelab.puzzles.tiling import sweep as k
+
         control = budget.control
         leaves_before = int(control[2])
         started = time.monotonic()

@@ -188,6 +188,10 @@ class ColumnDP:
         last = cost[(width - 1) & 1, : int(col_start[width] - col_start[width - 1])]
         self.final_index = int(np.argmin(last))
         self.cost = int(last[self.final_index])
+        if self.upper is not None and self.cost > self.upper:
+            # `upper` was below the optimum: what survived the bound need not be optimal
+            self.upper = None
+            return self._run_packed(budget, progress)
         return self.cost
 
     def _run_general(self, budget: Budget, progress: ProgressFn, schedule) -> int:
@@ -364,9 +368,9 @@ def solve_exact(
     if work.shape[0] <= PACKED_MAX_HEIGHT:
         # a quick tiling's squares bound the branch and bound (decisive on open
         # areas such as full rectangles, where the row bounds are tight)
-        from puzzlelab.puzzles.tiling.beam import greedy_tiling
+        from puzzlelab.puzzles.tiling.sweep import greedy_count
 
-        upper = greedy_tiling(work)[0]
+        upper = int(greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
     dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=upper)
     count = dp.run(budget, progress)
     squares = []

@@ -20,7 +20,7 @@ import numpy as np
 
 from puzzlelab.core.bits import ctz, monotonic_ns
 from puzzlelab.core.result import should_stop
-from puzzlelab.puzzles.tiling.kernels import GOLDEN, LOW_NIBBLES, STOP_EVERY
+from puzzlelab.puzzles.tiling.kernels import GOLDEN, LOW_NIBBLES, STOP_EVERY, max_square_table
 
 SIZE_SHIFT = np.uint64(60)  # successor-list entries: placed rows (60 bits) | squares << 60
 ROWS_MASK = np.uint64((1 << 60) - 1)
@@ -127,7 +127,9 @@ def packed_sweep(
     plus the largest row bound of what it leaves uncovered exceed `upper` cannot end in
     an optimum and is not extended. When no state can be cut (the column's most
     squares plus the largest bound of an empty frontier stay within `upper`) the test
-    is skipped. A column left with no state means `upper` was wrong: SWEEP_EMPTY.
+    is skipped. A column left with no state means `upper` was below the optimum:
+    SWEEP_EMPTY (so does a best final state above `upper`, which the caller checks);
+    either way the caller sweeps again without the bound.
 
     Returns (status, column): SWEEP_DONE with the width when all columns are done, or
     with the next column when the clock passed yield_ns (monotonic ns; the caller
@@ -280,3 +282,27 @@ def row_bounds(free: np.ndarray, side: int, pad: int = 16) -> np.ndarray:
                 run = 0
                 bound[y, c] = bound[y, c + 1]
     return bound
+
+
+@numba.njit(cache=True)
+def greedy_count(free):
+    """Squares of the largest-first tiling (column by column, top down, each cell not yet
+    covered gets the largest free square that does not overlap the squares placed):
+    the quick upper bound of the branch and bound. Only squares of earlier rows of the
+    same column or of earlier columns can overlap, and those reach the square's first
+    column, so the uncovered run there limits its side."""
+    largest = max_square_table(free)
+    height, width = free.shape
+    covered = np.zeros((height, width), dtype=np.bool_)
+    count = 0
+    for x in range(width):
+        for y in range(height):
+            if free[y, x] and not covered[y, x]:
+                side = 0
+                while side < largest[y, x] and y + side < height and not covered[y + side, x]:
+                    side += 1
+                for c in range(x, x + side):
+                    for r in range(y, y + side):
+                        covered[r, c] = True
+                count += 1
+    return count

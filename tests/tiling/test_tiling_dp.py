@@ -74,6 +74,30 @@ def test_frontier_shape_counts_match_a242551_and_the_dp_peak():
         assert dp.peak_states == counts[h - 1], h
 
 
+def test_branch_and_bound_keeps_the_optimum():
+    """solve_exact bounds the packed sweep by the greedy tiling's squares; with that
+    bound, and with one too low (it must then sweep again without it), the optimum is
+    the unbounded sweep's, on random grids and on A219158's rectangles."""
+    from puzzlelab.puzzles.tiling.sweep import greedy_count
+
+    rng = np.random.default_rng(11)
+    grids = [random_grid(rng, int(rng.integers(1, 16)), int(rng.integers(1, 41)), rng.random() * 0.3) for _ in range(30)]
+    grids += [np.ones((m, n), dtype=bool) for m in (1, 4, 9, 13, 15) for n in (m, 2 * m + 3, 37)]
+    for free in grids:
+        plain = ColumnDP(free)
+        optimum = plain.run()
+        upper = int(greedy_count(free.astype(np.uint8)))
+        assert upper >= optimum
+        for bound in (upper, optimum, optimum - 1):
+            bounded = ColumnDP(free, upper=bound)
+            assert bounded.run() == optimum == checked(free, bounded.squares())
+    table = a219158_table()
+    for (m, n), value in table.items():
+        if n % 7 == 0:
+            count, squares, _ = solve_exact(np.ones((m, n), dtype=bool))
+            assert count == value == checked(np.ones((m, n), dtype=bool), squares), (m, n)
+
+
 def test_height_turned_cropped_and_blocked():
     # a tall thin grid is turned; blocked border rows and columns are cropped away
     free = np.zeros((40, 9), dtype=bool)

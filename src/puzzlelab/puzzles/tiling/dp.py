@@ -1,9 +1,10 @@
-"""The exact column DP (seed write-up, section 1), driven column by column from Python.
+"""The exact column DP (seed write-up, section 1) and its Python driver.
 
-`ColumnDP` runs the kernels of `kernels.py` over an oriented boolean grid (rows x
-columns, the DP sweeps the columns), keeps every column's parent links and rebuilds the
-squares of any state. Heights up to 15 use the packed one-word states; taller grids use
-the general multi-word step with no pruning, which is still exact: the limit past 15 is
+`ColumnDP` runs the kernels over an oriented boolean grid (rows x columns, the DP
+sweeps the columns), keeps every column's parent links and rebuilds the squares of any
+state. Heights up to 15 use the packed one-word states, all columns in one call of
+`sweep.packed_sweep`; taller grids use the general multi-word step (the beam
+heuristic's too, with its margins), which without pruning is still exact: the limit past 15 is
 the number of frontier states a column holds (A242551 for a full rectangle: 67,635 at
 height 15, about 2.2 times more per extra row), i.e. memory and time, not the packing.
 
@@ -24,6 +25,9 @@ from puzzlelab.core.result import Budget, Progress, ProgressFn, no_progress
 __all__ = ["ColumnDP", "DPStopped", "solve_exact", "run_dp", "PACKED_MAX_HEIGHT", "bits_for"]
 
 PACKED_MAX_HEIGHT = 15
+STATE_BYTES = 12  # packed sweep: a uint64 state and an int32 parent link per state
+MEMO_ENTRIES = 1 << 21  # successor lists of the open-row patterns (all of height 15: 1,346,269)
+PROGRESS_EVERY_NS = 250_000_000
 
 
 class DPStopped(Exception):
@@ -44,6 +48,9 @@ def bits_for(largest: int) -> int:
 class ColumnDP:
     """Run the DP over `free` (rows x columns, bool). Heuristic pruning when `margin`
     >= 0 (then `deviation` >= 0 limits sizes and `width_cap` the states per column).
+    `upper` (packed sweep only): the squares of a known tiling, for the exact branch
+    and bound of `packed_sweep` (then peak_states and the flush states count only the
+    states kept, so A242551 and the rectangle table run without it).
 
     After `run()`: `cost` (squares of the final state), `squares()` (x, y, size) in the
     coordinates of `free`; `peak_states`, `leaves` (derived tilings), `flush` (per
@@ -57,6 +64,7 @@ class ColumnDP:
     max_memory_mb: float = 2000.0
     packed: bool | None = None
     record_flush: bool = False
+    upper: int | None = None
     peak_states: int = 0
     leaves: int = 0
     memory_bytes: int = 0
@@ -88,13 +96,111 @@ class ColumnDP:
         if given, is called before each column with the column index and returns
         (margin, deviation, width_cap) for it (the heuristic's shrinking margins)."""
         budget = budget or Budget()
+        if self.packed:
+            if schedule is not None or self.margin >= 0:
+                raise ValueError("the packed sweep is the exact DP: no margins")
+            return self._run_packed(budget, progress)
+        return self._run_general(budget, progress, schedule)
+
+    def _run_packed(self, budget: Budget, progress: ProgressFn) -> int:
+        """The packed sweep: all columns in one kernel call (`packed_sweep`), back in
+        Python only to report progress (about every quarter second) and, rarely, to grow
+        the state storage. Every buffer is allocated once: the hash table sized for the
+        most states a column can hold (A242551(height), the frontier shapes: a column
+        with blocked cells splits into independent parts and holds fewer)."""
+        from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
+
+        from puzzlelab.puzzles.tiling import sweep as k
+
         control = budget.control
         leaves_before = int(control[2])
         started = time.monotonic()
-        if self.packed:
-            states = np.zeros(1, dtype=np.uint64)
-        else:
-            states = np.zeros((1, self.words), dtype=np.uint64)
+        if budget.expired():
+            raise DPStopped("budget", 0)
+        height, width = self.height, self.width
+        nibbles = np.zeros(width, dtype=np.uint64)
+        for y in range(height):
+            nibbles |= self.free[y].astype(np.uint64) << np.uint64(4 * y)
+        largest = np.ascontiguousarray(np.minimum(self.largest, PACKED_MAX_HEIGHT), dtype=np.int32)
+        bound = frontier_shape_count(max(height, 1))
+        slots = max(1 << 6, 1 << (bound * 4 // 3).bit_length())
+        table = np.empty((slots, 2), dtype=np.uint64)
+        cost = np.zeros((2, slots * 3 // 4), dtype=np.int32)
+        max_states = int(self.max_memory_mb * 1e6 // STATE_BYTES)
+        capacity = min(width * bound + 1, 1 << 20, max_states)
+        keys = np.empty(capacity, dtype=np.uint64)
+        parents = np.empty(capacity, dtype=np.int32)
+        col_start = np.zeros(width + 1, dtype=np.int64)
+        memo = np.empty(MEMO_ENTRIES, dtype=np.uint64)
+        stamp = np.full(k.PATTERNS, -1, dtype=np.int64)
+        start = np.zeros(2 * k.PATTERNS, dtype=np.int64)
+        memo_state = np.array([0, 0, -1], dtype=np.int64)
+        self._flush = np.full((2, width), -1, dtype=np.int64)
+        side = max(1, min(height, PACKED_MAX_HEIGHT))
+        row_bound = k.row_bounds(self.free, side) if self.upper is not None else np.zeros((height, width + 16), dtype=np.int64)
+        upper = int(self.upper) if self.upper is not None else np.iinfo(np.int64).max // 4
+        x = 0
+        while x < width:
+            yield_ns = time.monotonic_ns() + PROGRESS_EVERY_NS
+            status, at = k.packed_sweep(
+                nibbles, largest, x, keys, parents, col_start, cost, table, 64 - (slots.bit_length() - 1),
+                memo, stamp, start, memo_state, self._flush, row_bound, upper, control, yield_ns,
+            )  # fmt: skip
+            if status == k.SWEEP_STOPPED:
+                raise DPStopped("budget", at)
+            if status == k.SWEEP_EMPTY:  # `upper` was below the optimum: sweep again without it
+                upper = np.iinfo(np.int64).max // 4
+                self.upper = None
+                at = 0
+            elif status == k.SWEEP_TABLE_FULL:  # a safety net: the bound above holds
+                slots *= 2
+                table = np.empty((slots, 2), dtype=np.uint64)
+                cost = np.concatenate([cost, np.zeros_like(cost)], axis=1)
+            elif status == k.SWEEP_STORAGE_FULL:
+                grown = min(2 * len(keys), max_states)
+                if grown <= len(keys):
+                    self.memory_bytes = int(col_start[at]) * STATE_BYTES
+                    raise DPStopped("memory", at)
+                keys = np.concatenate([keys, np.empty(grown - len(keys), dtype=np.uint64)])
+                parents = np.concatenate([parents, np.empty(grown - len(parents), dtype=np.int32)])
+            x = at
+            counts = np.diff(col_start[: x + 1])
+            self.peak_states = int(counts.max(initial=0))
+            self.memory_bytes = int(col_start[x]) * STATE_BYTES
+            if x > 0 and status == k.SWEEP_DONE:
+                n = int(counts[-1])
+                progress(
+                    Progress(
+                        phase="column DP",
+                        message=f"column {x}/{width}",
+                        done=x,
+                        total=width,
+                        best=int(cost[(x - 1) & 1, :n].min()),
+                        stats={"states": n, "seconds": round(time.monotonic() - started, 2)},
+                    )
+                )
+        self._col_start = col_start
+        self._key_store, self._parent_store = keys, parents
+        self._keys = [keys[col_start[c] : col_start[c + 1]] for c in range(width)]
+        self._parents = [parents[col_start[c] : col_start[c + 1]] for c in range(width)]
+        self.flush = [(int(i), int(c)) if i >= 0 else None for i, c in self._flush.T] if self.record_flush else []
+        self.leaves = int(control[2]) - leaves_before
+        last = cost[(width - 1) & 1, : int(col_start[width] - col_start[width - 1])]
+        self.final_index = int(np.argmin(last))
+        self.cost = int(last[self.final_index])
+        if self.upper is not None and self.cost > self.upper:
+            # `upper` was below the optimum: what survived the bound need not be optimal
+            self.upper = None
+            return self._run_packed(budget, progress)
+        return self.cost
+
+    def _run_general(self, budget: Budget, progress: ProgressFn, schedule) -> int:
+        """The multi-word step, one kernel call per column (heights past 15, and the
+        beam heuristic with its margins)."""
+        control = budget.control
+        leaves_before = int(control[2])
+        started = time.monotonic()
+        states = np.zeros((1, self.words), dtype=np.uint64)
         cost = np.zeros(1, dtype=np.int32)
         buffers: dict = {}
         slots = 1 << 10
@@ -143,35 +249,22 @@ class ColumnDP:
         capacity = slots * 3 // 4
         if buf.get("slots") != slots:
             buf["slots"] = slots
-            buf["table"] = np.zeros((slots, 2), dtype=np.uint64) if self.packed else np.zeros(slots, dtype=np.int32)
+            buf["table"] = np.zeros(slots, dtype=np.int32)
             buf["shift"] = 64 - (slots.bit_length() - 1)
         if len(buf.get("cost", ())) < capacity:
             buf["cost"] = np.zeros(capacity, dtype=np.int32)
             buf["parent"] = np.zeros(capacity, dtype=np.int32)
-            if self.packed:
-                buf["keys"] = np.zeros(capacity, dtype=np.uint64)
-            else:
-                buf["states"] = np.zeros((capacity, self.words), dtype=np.uint64)
-                buf["sq_start"] = np.zeros(capacity, dtype=np.int64)
-                buf["sq_len"] = np.zeros(capacity, dtype=np.int32)
-        if not self.packed:
-            want = max(buf.get("sq_capacity", 0), 4 * capacity)
-            if len(buf.get("sq", ())) < want:
-                buf["sq"] = np.zeros(want, dtype=np.int32)
+            buf["states"] = np.zeros((capacity, self.words), dtype=np.uint64)
+            buf["sq_start"] = np.zeros(capacity, dtype=np.int64)
+            buf["sq_len"] = np.zeros(capacity, dtype=np.int32)
+        want = max(buf.get("sq_capacity", 0), 4 * capacity)
+        if len(buf.get("sq", ())) < want:
+            buf["sq"] = np.zeros(want, dtype=np.int32)
         return buf
 
     def _step(self, states, cost, x, buf, control) -> tuple[int, int]:
         k = self.kernels
         column = self.free[:, x]
-        if self.packed:
-            nibbles = np.uint64(0)
-            for y in np.flatnonzero(column):
-                nibbles |= np.uint64(1) << np.uint64(4 * int(y))
-            largest = np.minimum(self.largest[:, x], PACKED_MAX_HEIGHT).astype(np.int32)
-            n = k.packed_column_step(
-                states, cost, len(states), nibbles, largest, buf["shift"], buf["table"], buf["keys"], buf["cost"], buf["parent"], control
-            )
-            return int(n), 0
         n, used = k.general_column_step(
             states,
             cost,
@@ -210,24 +303,16 @@ class ColumnDP:
         parent = take(buf["parent"])
         kept_cost = take(buf["cost"])
         self._parents.append(parent)
-        if self.packed:
-            states = take(buf["keys"])
-            self._keys.append(states)
-            self.memory_bytes += states.nbytes + parent.nbytes
-            if self.record_flush:
-                flat = np.flatnonzero((states & ~np.uint64(0x1111111111111111)) == 0)
-                self.flush.append((int(flat[0]), int(kept_cost[flat[0]])) if len(flat) else None)
-        else:
-            states = take(buf["states"])
-            start, length = take(buf["sq_start"]), take(buf["sq_len"])
-            sq = buf["sq"][:used].copy()
-            self._squares.append((start, length, sq))
-            self.memory_bytes += parent.nbytes + start.nbytes + length.nbytes + sq.nbytes
-            if self.record_flush:
-                per_word = 64 // self.bits
-                low = np.uint64(sum(1 << (r * self.bits) for r in range(per_word)))
-                flat = np.flatnonzero(((states & ~low) == 0).all(axis=1))
-                self.flush.append((int(flat[0]), int(kept_cost[flat[0]])) if len(flat) else None)
+        states = take(buf["states"])
+        start, length = take(buf["sq_start"]), take(buf["sq_len"])
+        sq = buf["sq"][:used].copy()
+        self._squares.append((start, length, sq))
+        self.memory_bytes += parent.nbytes + start.nbytes + length.nbytes + sq.nbytes
+        if self.record_flush:
+            per_word = 64 // self.bits
+            low = np.uint64(sum(1 << (r * self.bits) for r in range(per_word)))
+            flat = np.flatnonzero(((states & ~low) == 0).all(axis=1))
+            self.flush.append((int(flat[0]), int(kept_cost[flat[0]])) if len(flat) else None)
         return states, kept_cost
 
     # ------------------------------------------------------------------ rebuilding
@@ -279,7 +364,14 @@ def solve_exact(
     crop = free[y0 : int(rows[-1]) + 1, x0 : int(cols[-1]) + 1]
     turned = crop.shape[0] > crop.shape[1]
     work = crop.T if turned else crop
-    dp = ColumnDP(work, max_memory_mb=max_memory_mb)
+    upper = None
+    if work.shape[0] <= PACKED_MAX_HEIGHT:
+        # a quick tiling's squares bound the branch and bound (decisive on open
+        # areas such as full rectangles, where the row bounds are tight)
+        from puzzlelab.puzzles.tiling.sweep import greedy_count
+
+        upper = int(greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
+    dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=upper)
     count = dp.run(budget, progress)
     squares = []
     for x, y, size in dp.squares():

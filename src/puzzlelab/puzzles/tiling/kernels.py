@@ -1,7 +1,7 @@
-"""Numba kernels of the square-tiling puzzle: the column step of the frontier DP, in a
-fast packed form (one uint64 per state, heights <= 15) and a general form (several
-uint64 words per state, any height, with the heuristic's pruning), plus the table of
-largest squares.
+"""Numba kernels of the square-tiling puzzle: the column step of the frontier DP in
+its general form (several uint64 words per state, any height, with the heuristic's
+pruning), the table of largest squares, and the constants the packed form (one uint64
+per state, heights <= 15: `sweep.py`) shares.
 
 The column DP (seed write-up, section 1): columns are processed left to right. A
 partial tiling covers every free cell of the columns done so far, and may stick out to
@@ -14,18 +14,19 @@ the free cells to the right allow (MaxSize; rows already covered are skipped, th
 write-up's JumpTo). Every way of doing so is one derived state.
 
 Heights up to 15 pack a state in one uint64, 4 bits a row (values 0..15): comparing
-and hashing states is one machine word (write-up 1.3). Past 15 the general step packs
+and hashing states is one machine word (write-up 1.3); `sweep.packed_sweep` runs all
+the columns of such a grid in one call. Past 15 the general step packs
 `bits` bits a row into `words` uint64s; with finite margins it becomes the heuristic
 of section 2 (Cost Margin: drop a branch that cannot end within `margin` squares of
 the best state of the column; Size Deviation: try only the `deviation + 1` largest
 sizes at each row; MinSquares: the fewest squares that still finish the column, the
 bound the margin is tested with).
 
-Both steps record, per derived state, its parent (index in the previous column) so the
-squares can be rebuilt; the general step also records the squares it placed
+Both forms record, per derived state, its parent (index in the previous column) so
+the squares can be rebuilt; the general step also records the squares it placed
 (row * 1024 + size, in a flat buffer), since its states are too large to keep for
-every column. Both return the number of states written, -1 when an output buffer is
-full (the caller grows it and repeats the column) or -2 when the budget stopped them.
+every column. It returns the number of states written, -1 when an output buffer is
+full (the caller grows it and repeats the column) or -2 when the budget stopped it.
 """
 
 from __future__ import annotations
@@ -57,102 +58,6 @@ def max_square_table(free):
                 m = m if m < c else c
                 table[y, x] = m + 1
     return table[:height, :width].copy()
-
-
-# --------------------------------------------------------------------------- packed (<= 15)
-
-
-@numba.njit(cache=True, nogil=True)
-def packed_column_step(prev_keys, prev_cost, n_prev, free_nibbles, largest_col, shift, table, out_keys, out_cost, out_parent, control):
-    """One column of the exact DP with 4-bit rows in a uint64 (heights <= 15).
-
-    prev_keys/prev_cost[:n_prev]: the states of the previous column and their squares;
-    free_nibbles: bit 4y set when row y of this column is free; largest_col[y]: largest
-    free square at (column, y), at most 15. table: (2**(64 - shift), 2) uint64 hash
-    slots holding the state and (squares << 32 | parent), the smaller kept, so ties go
-    to the first parent; emptied here. The distinct states go to out_keys / out_cost /
-    out_parent (in slot order); returns their number.
-    """
-    one = np.uint64(1)
-    empty = ~np.uint64(0)  # no state has all 64 bits set (rows use 60)
-    slots = table.shape[0]
-    mask = np.uint64(slots - 1)
-    for h in range(slots):
-        table[h, 0] = empty
-    capacity = out_keys.shape[0]
-    limit = min(slots * 3 // 4, capacity)  # load factor at most 3/4
-    n_out = 0
-    leaves = 0
-    need_stack = np.zeros(17, dtype=np.uint64)
-    state_stack = np.zeros(17, dtype=np.uint64)
-    size_stack = np.zeros(17, dtype=np.int64)
-    for i in range(n_prev):
-        s = prev_keys[i]
-        nonzero = (s | (s >> np.uint64(1)) | (s >> np.uint64(2)) | (s >> np.uint64(3))) & LOW_NIBBLES
-        d = s - nonzero
-        still = (d | (d >> np.uint64(1)) | (d >> np.uint64(2)) | (d >> np.uint64(3))) & LOW_NIBBLES
-        need = free_nibbles & ~still
-        base = (np.uint64(prev_cost[i]) << np.uint64(32)) | np.uint64(i)
-        depth = 0
-        need_stack[0] = need
-        state_stack[0] = d
-        size_stack[0] = 0
-        while depth >= 0:
-            need = need_stack[depth]
-            if need == 0:
-                key = state_stack[depth]
-                value = base + (np.uint64(depth) << np.uint64(32))
-                leaves += 1
-                h = (key * GOLDEN) >> np.uint64(shift)
-                while True:
-                    there = table[h, 0]
-                    if there == key:
-                        if value < table[h, 1]:
-                            table[h, 1] = value
-                        break
-                    if there == empty:
-                        if n_out >= limit:
-                            control[2] -= leaves - (leaves & (STOP_EVERY - 1))
-                            return -1
-                        table[h, 0] = key
-                        table[h, 1] = value
-                        n_out += 1
-                        break
-                    h = (h + one) & mask
-                if (leaves & (STOP_EVERY - 1)) == 0:
-                    control[2] += STOP_EVERY
-                    if should_stop(control):
-                        return -2
-                depth -= 1
-                continue
-            size = size_stack[depth]
-            low = ctz(need)
-            if size == 0:
-                # first visit: the largest square that fits at the first open row
-                biggest = np.int64(largest_col[np.int64(low) >> 2])
-                run = np.int64(ctz(~(need >> np.uint64(low)) & LOW_NIBBLES)) >> 2  # open rows from here
-                size = run if run < biggest else biggest
-            else:
-                size -= 1
-            if size == 0:
-                depth -= 1
-                continue
-            size_stack[depth] = size
-            rows = (LOW_NIBBLES & ((one << np.uint64(4 * size)) - one)) << np.uint64(low)
-            need_stack[depth + 1] = need & ~rows
-            state_stack[depth + 1] = state_stack[depth] | (rows * np.uint64(size))
-            size_stack[depth + 1] = 0
-            depth += 1
-    control[2] += leaves & (STOP_EVERY - 1)
-    j = 0
-    low32 = np.uint64(0xFFFFFFFF)
-    for h in range(slots):
-        if table[h, 0] != empty:
-            out_keys[j] = table[h, 0]
-            out_cost[j] = np.int32(table[h, 1] >> np.uint64(32))
-            out_parent[j] = np.int32(table[h, 1] & low32)
-            j += 1
-    return n_out
 
 
 # --------------------------------------------------------------------------- general

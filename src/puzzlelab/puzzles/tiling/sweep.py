@@ -1,0 +1,308 @@
+"""The packed sweep of the exact column DP (heights <= 15): every column in one numba
+call, states one uint64 each (4 bits a row, values 0..15: comparing and hashing a
+state is one machine word, write-up section 1.3). The column DP itself (states,
+MaxSize, JumpTo) is described in `kernels.py`; what this module adds for speed:
+
+- no Python between columns and no allocation: states and parent links of every
+  column in two flat arrays, one hash table sized once for the most states a column
+  can hold (A242551(height) frontier shapes);
+- successor lists per pattern of open rows, enumerated once and shared by all the
+  states with that pattern (and by the following columns while the free cells and the
+  largest squares stay the same);
+- an exact branch and bound against the squares of a known tiling, with per-row lower
+  bounds (`row_bounds`).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from puzzlelab.core.bits import ctz, monotonic_ns
+from puzzlelab.core.result import should_stop
+from puzzlelab.puzzles.tiling.kernels import GOLDEN, LOW_NIBBLES, STOP_EVERY, max_square_table
+
+SIZE_SHIFT = np.uint64(60)  # successor-list entries: placed rows (60 bits) | squares << 60
+ROWS_MASK = np.uint64((1 << 60) - 1)
+PATTERNS = 1 << 15  # open-row patterns of a height-15 column
+# sweep statuses (first of the returned pair)
+SWEEP_DONE = 0
+SWEEP_TABLE_FULL = -1
+SWEEP_STOPPED = -2
+SWEEP_STORAGE_FULL = -3
+SWEEP_EMPTY = -4
+
+
+@numba.njit(cache=True, inline="always")
+def _pattern_index(need):
+    """The 15-bit pattern of open rows: bit y of the result is bit 4y of `need`."""
+    x = need
+    x = (x | (x >> np.uint64(3))) & np.uint64(0x0303030303030303)
+    x = (x | (x >> np.uint64(6))) & np.uint64(0x000F000F000F000F)
+    x = (x | (x >> np.uint64(12))) & np.uint64(0x000000FF000000FF)
+    x = (x | (x >> np.uint64(24))) & np.uint64(0xFFFF)
+    return np.int64(x)
+
+
+@numba.njit(cache=True)
+def _list_successors(need, largest_col, memo, at, need_stack, state_stack, size_stack):
+    """Append to memo[at:] every way to cover the open rows `need` (bit 4y = row y)
+    with new squares: the rows they cover, each row holding its square's side, with
+    the number of squares in the top 4 bits. Squares go top-down, each as large as
+    the open run below its row and the free square there allow, then smaller (the
+    write-up's MaxSize and JumpTo). Returns the new end."""
+    one = np.uint64(1)
+    depth = 0
+    need_stack[0] = need
+    state_stack[0] = 0
+    size_stack[0] = 0
+    while depth >= 0:
+        need = need_stack[depth]
+        if need == 0:
+            memo[at] = state_stack[depth] | (np.uint64(depth) << SIZE_SHIFT)
+            at += 1
+            depth -= 1
+            continue
+        size = size_stack[depth]
+        low = ctz(need)
+        if size == 0:
+            biggest = np.int64(largest_col[np.int64(low) >> 2])
+            run = np.int64(ctz(~(need >> np.uint64(low)) & LOW_NIBBLES)) >> 2  # open rows from here
+            size = run if run < biggest else biggest
+        else:
+            size -= 1
+        if size == 0:
+            depth -= 1
+            continue
+        size_stack[depth] = size
+        rows = (LOW_NIBBLES & ((one << np.uint64(4 * size)) - one)) << np.uint64(low)
+        need_stack[depth + 1] = need & ~rows
+        state_stack[depth + 1] = state_stack[depth] | (rows * np.uint64(size))
+        size_stack[depth + 1] = 0
+        depth += 1
+    return at
+
+
+@numba.njit(cache=True, nogil=True)
+def packed_sweep(
+    free_nibbles,
+    largest,
+    x,
+    keys,
+    parents,
+    col_start,
+    cost,
+    table,
+    shift,
+    memo,
+    pattern_stamp,
+    pattern_start,
+    memo_state,
+    flush,
+    row_bound,
+    upper,
+    control,
+    yield_ns,
+):
+    """Columns x, x+1, ... of the exact DP with 4-bit rows in a uint64 (heights <= 15),
+    in one call: no Python between columns, no allocation.
+
+    free_nibbles[x]: bit 4y set when row y of column x is free; largest[y, x]: the
+    largest free square at (x, y), at most 15. Column x's distinct states go to
+    keys/parents[col_start[x] : col_start[x + 1]] (parents index the previous
+    column's states; column -1 is the single empty state) and their squares to
+    cost[x & 1, :]; flush[0/1, x]: index and squares of the state with nothing
+    sticking out (-1 when none). table: (2**(64 - shift), 2) uint64 hash slots holding
+    a state and (squares << 32 | parent), the smaller kept (ties: the first parent).
+
+    Successors depend on the previous state only through its pattern of open rows, so
+    each pattern's successor list is enumerated once (memo, indexed by
+    pattern_start/pattern_stamp) and reused by every state with that pattern, and by
+    the next columns while their free cells and largest squares stay the same (a full
+    rectangle's middle). memo_state = [generation, memo used, column the memo is for].
+
+    Branch and bound, still exact: `upper` is the squares of a known tiling, and
+    row_bound[y, c] the squares row y needs from column c on (each free run of the row
+    needs ceil(run / largest side) squares; zero past the grid). A state whose squares
+    plus the largest row bound of what it leaves uncovered exceed `upper` cannot end in
+    an optimum and is not extended. When no state can be cut (the column's most
+    squares plus the largest bound of an empty frontier stay within `upper`) the test
+    is skipped. A column left with no state means `upper` was below the optimum:
+    SWEEP_EMPTY (so does a best final state above `upper`, which the caller checks);
+    either way the caller sweeps again without the bound.
+
+    Returns (status, column): SWEEP_DONE with the width when all columns are done, or
+    with the next column when the clock passed yield_ns (monotonic ns; the caller
+    reports progress and calls again); SWEEP_TABLE_FULL / SWEEP_STORAGE_FULL at the
+    column to redo after the caller grew the table / keys and parents;
+    SWEEP_STOPPED when the budget ended.
+    """
+    one = np.uint64(1)
+    empty = ~np.uint64(0)  # no state has all 64 bits set (rows use 60)
+    low32 = np.uint64(0xFFFFFFFF)
+    height = largest.shape[0]
+    width = free_nibbles.shape[0]
+    slots = table.shape[0]
+    mask = np.uint64(slots - 1)
+    limit = min(slots * 3 // 4, cost.shape[1])  # load factor at most 3/4
+    storage = keys.shape[0]
+    need_stack = np.zeros(17, dtype=np.uint64)
+    state_stack = np.zeros(17, dtype=np.uint64)
+    size_stack = np.zeros(17, dtype=np.int64)
+    while x < width:
+        # the memo holds successor lists for the column memo_state[2]; keep it when this
+        # column has the same free cells and largest squares
+        same = memo_state[2] >= 0 and free_nibbles[memo_state[2]] == free_nibbles[x]
+        if same:
+            for y in range(height):
+                if largest[y, memo_state[2]] != largest[y, x]:
+                    same = False
+                    break
+        if not same:
+            memo_state[0] += 1
+            memo_state[1] = 0
+            memo_state[2] = x
+        generation = memo_state[0]
+        largest_col = largest[:, x]
+        for h in range(slots):
+            table[h, 0] = empty
+        n_prev = col_start[x] - col_start[x - 1] if x > 0 else 1
+        prev_base = col_start[x - 1] if x > 0 else 0
+        out_base = col_start[x]
+        free = free_nibbles[x]
+        n_out = 0
+        leaves = 0
+        counted = 0  # leaves of this column already added to control[2]
+        bounded = False
+        if x > 0:
+            most = 0
+            for i in range(n_prev):
+                if cost[(x - 1) & 1, i] > most:
+                    most = cost[(x - 1) & 1, i]
+            for y in range(height):
+                if most + row_bound[y, x] > upper:
+                    bounded = True
+        for i in range(n_prev):
+            if x > 0:
+                s = keys[prev_base + i]
+                c = np.uint64(cost[(x - 1) & 1, i])
+                if bounded:
+                    need_more = 0
+                    for y in range(height):
+                        v = np.int64((s >> np.uint64(4 * y)) & np.uint64(15))
+                        b = row_bound[y, x - 1 + (v if v > 1 else 1)]
+                        if b > need_more:
+                            need_more = b
+                    if np.int64(c) + need_more > upper:
+                        continue
+            else:
+                s = np.uint64(0)
+                c = np.uint64(0)
+            nonzero = (s | (s >> np.uint64(1)) | (s >> np.uint64(2)) | (s >> np.uint64(3))) & LOW_NIBBLES
+            d = s - nonzero
+            still = (d | (d >> np.uint64(1)) | (d >> np.uint64(2)) | (d >> np.uint64(3))) & LOW_NIBBLES
+            need = free & ~still
+            p = _pattern_index(need)
+            if pattern_stamp[p] != generation:
+                if memo_state[1] + (1 << 14) > memo.shape[0]:  # a list holds at most 2**14
+                    memo_state[0] += 1  # full: start afresh (lists are rebuilt on demand)
+                    memo_state[1] = 0
+                    generation = memo_state[0]
+                start = memo_state[1]
+                memo_state[1] = _list_successors(need, largest_col, memo, start, need_stack, state_stack, size_stack)
+                pattern_start[p] = start
+                pattern_start[p + PATTERNS] = memo_state[1]
+                pattern_stamp[p] = generation
+            base = (c << np.uint64(32)) | np.uint64(i)
+            for k in range(pattern_start[p], pattern_start[p + PATTERNS]):
+                entry = memo[k]
+                key = d | (entry & ROWS_MASK)
+                value = base + ((entry >> SIZE_SHIFT) << np.uint64(32))
+                h = (key * GOLDEN) >> np.uint64(shift)
+                while True:
+                    there = table[h, 0]
+                    if there == key:
+                        if value < table[h, 1]:
+                            table[h, 1] = value
+                        break
+                    if there == empty:
+                        if n_out >= limit or out_base + n_out >= storage:
+                            control[2] -= counted  # the column is redone
+                            return (SWEEP_TABLE_FULL if n_out >= limit else SWEEP_STORAGE_FULL), x
+                        table[h, 0] = key
+                        table[h, 1] = value
+                        n_out += 1
+                        break
+                    h = (h + one) & mask
+            leaves += pattern_start[p + PATTERNS] - pattern_start[p]
+            if leaves >= STOP_EVERY:
+                control[2] += leaves
+                counted += leaves
+                leaves = 0
+                if should_stop(control):
+                    return SWEEP_STOPPED, x
+        control[2] += leaves
+        j = 0
+        flush[0, x] = -1
+        flush[1, x] = -1
+        row = x & 1
+        for h in range(slots):
+            key = table[h, 0]
+            if key != empty:
+                squares = np.int32(table[h, 1] >> np.uint64(32))
+                keys[out_base + j] = key
+                cost[row, j] = squares
+                parents[out_base + j] = np.int32(table[h, 1] & low32)
+                if flush[0, x] < 0 and (key & ~LOW_NIBBLES) == 0:
+                    flush[0, x] = j
+                    flush[1, x] = squares
+                j += 1
+        col_start[x + 1] = out_base + n_out
+        if n_out == 0:
+            return SWEEP_EMPTY, x
+        x += 1
+        if monotonic_ns() >= yield_ns:
+            break
+    return SWEEP_DONE, x
+
+
+def row_bounds(free: np.ndarray, side: int, pad: int = 16) -> np.ndarray:
+    """bound[y, c]: squares row y needs from column c on, given nothing there is
+    covered yet: each maximal free run of length L needs at least ceil(L / side)
+    squares, `side` the largest square side. Zero past the grid (`pad` columns)."""
+    height, width = free.shape
+    bound = np.zeros((height, width + pad), dtype=np.int64)
+    for y in range(height):
+        run = 0
+        for c in range(width - 1, -1, -1):
+            if free[y, c]:
+                run += 1
+                bound[y, c] = bound[y, c + run] + -(-run // side)
+            else:
+                run = 0
+                bound[y, c] = bound[y, c + 1]
+    return bound
+
+
+@numba.njit(cache=True)
+def greedy_count(free):
+    """Squares of the largest-first tiling (column by column, top down, each cell not yet
+    covered gets the largest free square that does not overlap the squares placed):
+    the quick upper bound of the branch and bound. Only squares of earlier rows of the
+    same column or of earlier columns can overlap, and those reach the square's first
+    column, so the uncovered run there limits its side."""
+    largest = max_square_table(free)
+    height, width = free.shape
+    covered = np.zeros((height, width), dtype=np.bool_)
+    count = 0
+    for x in range(width):
+        for y in range(height):
+            if free[y, x] and not covered[y, x]:
+                side = 0
+                while side < largest[y, x] and y + side < height and not covered[y + side, x]:
+                    side += 1
+                for c in range(x, x + side):
+                    for r in range(y, y + side):
+                        covered[r, c] = True
+                count += 1
+    return count

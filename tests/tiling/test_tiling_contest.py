@@ -93,29 +93,15 @@ def test_unknown_ids_and_modes_are_named(contest):
     assert response.status_code == 404 and "trial" in response.json()["detail"]
 
 
-def test_client_answers_a_few_puzzles_validly_and_logs_them(tmp_path):
-    """The default suite's short run of the client; the twenty-puzzle run is `slow`."""
-    url, server = serve_in_thread(PracticeContest(seed=5))
+def run_client_and_check(tmp_path, seed: int, count: int, seconds: float, workers: int):
+    """Play `count` puzzles of a seeded practice contest; every answer valid, on time,
+    scored as posted, saved and logged in order. Returns the log entries."""
+    url, server = serve_in_thread(PracticeContest(seed=seed))
     try:
-        logs = run_contest(url, "team", 3, seconds=1.0, workers=1, save_dir=tmp_path)
+        logs = run_contest(url, "team", count, seconds=seconds, workers=workers, save_dir=tmp_path)
     finally:
         server.should_exit = True
-    assert len(logs) == 3
-    for entry in logs:
-        assert entry.answer["errors"] == [], entry.answer
-        assert entry.answer["timePenalty"] == 0 and entry.answer["numberOfSquares"] == entry.squares
-    lines = (tmp_path / "contest-log.jsonl").read_text().splitlines()
-    assert [json.loads(line)["id"] for line in lines] == [e.id for e in logs]
-
-
-@pytest.mark.slow  # tens of seconds; run with `make test-all`
-def test_client_answers_twenty_puzzles_validly_within_ten_seconds(tmp_path):
-    url, server = serve_in_thread(PracticeContest(seed=11))
-    try:
-        logs = run_contest(url, "team", 20, seconds=1.5, workers=2, save_dir=tmp_path)
-    finally:
-        server.should_exit = True
-    assert len(logs) == 20
+    assert len(logs) == count
     for entry in logs:
         assert entry.answer["errors"] == [], entry.answer
         assert entry.answer["timePenalty"] == 0 and entry.seconds_to_post < 10
@@ -125,6 +111,17 @@ def test_client_answers_twenty_puzzles_validly_within_ten_seconds(tmp_path):
         assert entry.squares >= saved.free_cells / min(saved.width, saved.height) ** 2  # a square covers at most side^2 cells
     lines = (tmp_path / "contest-log.jsonl").read_text().splitlines()
     assert [json.loads(line)["id"] for line in lines] == [e.id for e in logs]
+    return logs
+
+
+def test_client_answers_a_few_puzzles_validly_and_logs_them(tmp_path):
+    """The default suite's short run of the client; the twenty-puzzle run is `slow`."""
+    run_client_and_check(tmp_path, seed=5, count=3, seconds=1.0, workers=1)
+
+
+@pytest.mark.slow  # tens of seconds; run with `make test-all`
+def test_client_answers_twenty_puzzles_validly_within_ten_seconds(tmp_path):
+    logs = run_client_and_check(tmp_path, seed=11, count=20, seconds=1.5, workers=2)
     # a saved puzzle solves again from its file
     result = CliRunner().invoke(cli_app, ["tiling", "solve", logs[0].saved, "--budget", "3", "--json"])
     assert result.exit_code == 0, result.output

@@ -123,7 +123,11 @@ class ColumnDP:
             nibbles |= self.free[y].astype(np.uint64) << np.uint64(4 * y)
         largest = np.ascontiguousarray(np.minimum(self.largest, PACKED_MAX_HEIGHT), dtype=np.int32)
         bound = frontier_shape_count(max(height, 1))
-        slots = max(1 << 6, 1 << (bound * 4 // 3).bit_length())
+        # The table starts small and doubles when a column fills it (SWEEP_TABLE_FULL,
+        # that column redone): each column clears the whole table, which for the
+        # small windows that stripe and window re-solving send would cost more than
+        # the sweep itself.
+        slots = max(1 << 6, min(1 << 12, 1 << (bound * 4 // 3).bit_length()))
         table = np.empty((slots, 2), dtype=np.uint64)
         cost = np.zeros((2, slots * 3 // 4), dtype=np.int32)
         max_states = int(self.max_memory_mb * 1e6 // STATE_BYTES)
@@ -152,7 +156,7 @@ class ColumnDP:
                 upper = np.iinfo(np.int64).max // 4
                 self.upper = None
                 at = 0
-            elif status == k.SWEEP_TABLE_FULL:  # a safety net: the bound above holds
+            elif status == k.SWEEP_TABLE_FULL:
                 slots *= 2
                 table = np.empty((slots, 2), dtype=np.uint64)
                 cost = np.concatenate([cost, np.zeros_like(cost)], axis=1)
@@ -164,11 +168,8 @@ class ColumnDP:
                 keys = np.concatenate([keys, np.empty(grown - len(keys), dtype=np.uint64)])
                 parents = np.concatenate([parents, np.empty(grown - len(parents), dtype=np.int32)])
             x = at
-            counts = np.diff(col_start[: x + 1])
-            self.peak_states = int(counts.max(initial=0))
-            self.memory_bytes = int(col_start[x]) * STATE_BYTES
             if x > 0 and status == k.SWEEP_DONE:
-                n = int(counts[-1])
+                n = int(col_start[x] - col_start[x - 1])
                 progress(
                     Progress(
                         phase="column DP",
@@ -179,6 +180,9 @@ class ColumnDP:
                         stats={"states": n, "seconds": round(time.monotonic() - started, 2)},
                     )
                 )
+        counts = np.diff(col_start[: width + 1])
+        self.peak_states = int(counts.max(initial=0))
+        self.memory_bytes = int(col_start[width]) * STATE_BYTES
         self._col_start = col_start
         self._key_store, self._parent_store = keys, parents
         self._keys = [keys[col_start[c] : col_start[c + 1]] for c in range(width)]
@@ -351,10 +355,13 @@ def solve_exact(
     budget: Budget | None = None,
     progress: ProgressFn = no_progress,
     max_memory_mb: float = 2000.0,
+    upper: int | None = None,
 ) -> tuple[int, list[tuple[int, int, int]], dict]:
     """Fewest squares for a boolean grid (rows x columns): (count, squares, stats).
     Crops to the free cells, turns the grid so the short side is the height. Raises
-    DPStopped when the budget or the memory limit ends it."""
+    DPStopped when the budget or the memory limit ends it. `upper`: the squares of a
+    tiling known to exist (a re-solved window's present squares), which tightens the
+    branch and bound; the answer stays exact whatever it is."""
     free = np.asarray(free, dtype=bool)
     if not free.any():
         return 0, [], {"height": 0, "peak_states": 0}
@@ -364,6 +371,7 @@ def solve_exact(
     crop = free[y0 : int(rows[-1]) + 1, x0 : int(cols[-1]) + 1]
     turned = crop.shape[0] > crop.shape[1]
     work = crop.T if turned else crop
+    known = upper
     upper = None
     if work.shape[0] <= PACKED_MAX_HEIGHT:
         # a quick tiling's squares bound the branch and bound (decisive on open
@@ -371,6 +379,8 @@ def solve_exact(
         from puzzlelab.puzzles.tiling.sweep import greedy_count
 
         upper = int(greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
+        if known is not None:
+            upper = min(upper, int(known))
     dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=upper)
     count = dp.run(budget, progress)
     squares = []

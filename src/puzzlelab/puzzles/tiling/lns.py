@@ -78,7 +78,8 @@ def improve_by_random_windows(
             for x, y, s in inside:
                 region[y - y0 : y - y0 + s, x - x0 : x - x0 + s] = True
             try:
-                _, found, _ = solve_exact(orient(region, k), budget)
+                # the lifted squares tile the region: a bound for the branch and bound
+                _, found, _ = solve_exact(orient(region, k), budget, upper=len(inside))
             except DPStopped:
                 break
             fresh = [square_back(x, y, s, k, x1 - x0, y1 - y0) for x, y, s in found]

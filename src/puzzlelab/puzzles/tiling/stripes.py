@@ -71,7 +71,7 @@ def resolve_window(
     region = np.zeros((y1 - y0, x1 - x0), dtype=bool)
     for x, y, s in inside:
         region[y - y0 : y - y0 + s, x - x0 : x - x0 + s] = True
-    count, fresh, _ = solve_exact(region, budget, max_memory_mb=max_memory_mb)
+    count, fresh, _ = solve_exact(region, budget, max_memory_mb=max_memory_mb, upper=len(inside))
     fresh = [(x + x0, y + y0, s) for x, y, s in fresh]
     if seen is not None:
         seen.add(frozenset(fresh))

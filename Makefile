@@ -11,6 +11,12 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
+	@# Compile the numba kernels once (numba caches them on disk), so the first job of
+	@# a fresh install does not spend its budget compiling: the tour runs every puzzle's
+	@# default method.
+	@echo "compiling the kernels once (a puzzlelab tour; log in $(VENV)/warm-up.log)"
+	@$(VENV)/bin/puzzlelab tour --no-store --out $(VENV)/warm-up > $(VENV)/warm-up.log 2>&1 \
+	  || echo "warning: the warm-up tour failed (see $(VENV)/warm-up.log); kernels compile on first use"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -38,6 +38,9 @@ def test_beam_penalty_is_the_exact_penalty_of_its_grid():
 
 
 def test_beam_method_finds_the_optimum_of_small_orders():
+    # compile the beam's kernels first (a fresh clone has no numba cache, and compiling
+    # them can take most of the 30 s on a loaded machine): the budget is for the search
+    PUZZLE.solve(HexInstance(3), "beam", budget=120, width=50, order="clock", restarts=1)
     result = PUZZLE.solve(HexInstance(4), "beam", budget=30, width=2000, order="clock", restarts=1)
     assert result.verified and result.value == 87 and result.status is Status.FEASIBLE
 

@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	@# default method.
 	@echo "compiling the kernels once (a puzzlelab tour; log in $(VENV)/warm-up.log)"
 	@$(VENV)/bin/puzzlelab tour --no-store --out $(VENV)/warm-up > $(VENV)/warm-up.log 2>&1 \
-	  || echo "warning: the warm-up tour failed (see $(VENV)/warm-up.log); kernels compile on first use"
+	  || echo "note: not every tour puzzle was answered within its short budget while compiling (see $(VENV)/warm-up.log); the install goes on"
 	touch $(STAMP)
 
 install: $(STAMP)

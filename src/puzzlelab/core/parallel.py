@@ -432,11 +432,6 @@ def run_tasks(
         )
         return
     budget = budget or Budget()
-    if mp.current_process().daemon:
-        # Inside a pool worker (a service job running a portfolio) no child processes
-        # may be started: the tasks run here, one after another, within the budget.
-        yield from _run_inline(tasks, budget, stop_when, on_interim)
-        return
     n_workers = max(1, min(workers or default_workers(), len(tasks) or 1))
     with WorkerPool(n_workers, grace=grace, retries=retries) as pool:
         tickets = {pool.submit(task, budget): index for index, task in enumerate(tasks)}
@@ -463,29 +458,6 @@ def run_tasks(
                         pool.cancel(ticket)
 
 
-
-def _run_inline(tasks, budget, stop_when, on_interim) -> Iterator[Outcome]:
-    """`run_tasks` without processes, for callers that may not start any: the tasks run
-    one after another, each with an equal share of the time left, so one member that
-    overruns its share cannot starve the rest."""
-    won = False
-    for index, task in enumerate(tasks):
-        if won or budget.expired():
-            yield Outcome(index, task.name, False, error="cancelled" if won or budget.cancelled else "deadline", attempts=0)
-            continue
-        kwargs = dict(task.kwargs)
-        if task.context:
-            # the members share the clock: each gets an equal slice of what is left
-            left = budget.seconds_left() / (len(tasks) - index)
-            kwargs["budget"] = Budget(None if left == float("inf") else left)
-            kwargs["interim"] = (lambda value, i=index: on_interim(i, value)) if on_interim else (lambda value: None)
-        started = time.monotonic()
-        try:
-            outcome = Outcome(index, task.name, True, value=task.fn(*task.args, **kwargs), seconds=time.monotonic() - started)
-        except Exception:  # noqa: BLE001 - reported like a worker's error
-            outcome = Outcome(index, task.name, False, error=traceback.format_exc(limit=20), seconds=time.monotonic() - started)
-        yield outcome
-        won = stop_when is not None and outcome.ok and stop_when(outcome)
 
 
 def map(

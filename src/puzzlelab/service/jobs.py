@@ -147,7 +147,6 @@ class JobRunner:
         if self.start_method == "forkserver":
             import multiprocessing as mp
 
-            # Workers fork from a server that has already imported every puzzle.
             # Workers fork from a server that has already imported every puzzle and the
             # heavy solver libraries, so a job's budget is not spent importing them.
             mp.set_forkserver_preload(["puzzlelab.service.worker", *SOLVER_LIBRARIES])

@@ -105,9 +105,10 @@ class ColumnDP:
     def _run_packed(self, budget: Budget, progress: ProgressFn) -> int:
         """The packed sweep: all columns in one kernel call (`packed_sweep`), back in
         Python only to report progress (about every quarter second) and, rarely, to grow
-        the state storage. Every buffer is allocated once: the hash table sized for the
-        most states a column can hold (A242551(height), the frontier shapes: a column
-        with blocked cells splits into independent parts and holds fewer)."""
+        the state storage or the hash table. The table starts at 4,096 slots at most and
+        doubles when a column fills it; the storage starts at the most states the
+        columns can hold (A242551(height) each, the frontier shapes: a column with
+        blocked cells splits into independent parts and holds fewer), capped."""
         from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
 
         from puzzlelab.puzzles.tiling import sweep as k
@@ -371,17 +372,16 @@ def solve_exact(
     crop = free[y0 : int(rows[-1]) + 1, x0 : int(cols[-1]) + 1]
     turned = crop.shape[0] > crop.shape[1]
     work = crop.T if turned else crop
-    known = upper
-    upper = None
+    bound = None  # the branch and bound's upper bound (packed sweep only)
     if work.shape[0] <= PACKED_MAX_HEIGHT:
         # a quick tiling's squares bound the branch and bound (decisive on open
         # areas such as full rectangles, where the row bounds are tight)
         from puzzlelab.puzzles.tiling.sweep import greedy_count
 
-        upper = int(greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
-        if known is not None:
-            upper = min(upper, int(known))
-    dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=upper)
+        bound = int(greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
+        if upper is not None:
+            bound = min(bound, int(upper))
+    dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=bound)
     count = dp.run(budget, progress)
     squares = []
     for x, y, size in dp.squares():

@@ -46,6 +46,8 @@ async function choosePuzzle(name) {
   $("budget").value = state.puzzle.default_budget;
   chooseMethod();
   const catalog = await api(`/api/puzzles/${encodeURIComponent(name)}/catalog`);
+  // Another puzzle was picked while this catalog loaded: its own call fills the list.
+  if (state.puzzle.name !== name) return;
   $("catalog").replaceChildren(...catalog.map((c) => {
     const el = option(c.name);
     el.dataset.description = c.description;

@@ -40,7 +40,7 @@ def main() -> None:
             "auto_status": ours.status.value,
             "auto_member": ours.stats.get("member"),
         }
-        line = f"contest_{number:<2}  optimum {optimum:4}   auto {ours.value:4} in {ours.stats['seconds']:5.2f} s ({ours.status.value})"
+        line = f"contest_{number:<2}  optimum {optimum:4}   auto {ours.value:4} in {ours.stats['seconds']:5.2f} s ({ours.status.value}) by {ours.stats.get('member')}"
         if not args.no_cpsat:
             peer = PUZZLE.solve(grid, "cpsat", budget=args.cpsat_limit, hint=False)
             row.update(cpsat_squares=peer.value, cpsat_s=peer.stats.get("seconds"), cpsat_status=peer.status.value)

@@ -87,22 +87,24 @@ def search_member(
     runs = [(margin if m is None else min(m, margin), d, w, k) for m, d, w in SWEEPS for k in orientations]
     # Load the compiled kernels before the clock matters: a worker's first call reads
     # numba's cache, and a slow first column makes the pace rule below cut the margin.
-    oriented_beam(np.ones((2, 3), dtype=bool), 0, 1, 1, 10, None)
+    _warm_kernels()
     sweeps = budget.sub(fraction=0.7)
-    for i, (m, d, w, k) in enumerate(runs):
-        if reached() or (i > 0 and sweeps.expired()):
+    done = 0
+    for m, d, w, k in runs:
+        if reached() or (done > 0 and sweeps.expired()):
             break
+        done += 1
         # The margins shrink (section 2.4) only when one sweep would outrun the sweep
         # phase (half of it for the first, so a large grid's first tiling comes early);
         # a sweep still running at the end of the phase is abandoned for the greedy
         # tiling, so every run ends with a tiling.
         how = f"beam {k} margin {m}"
-        clock = sweeps.sub(fraction=0.5) if i == 0 else sweeps
-        count, squares, _ = oriented_beam(free, k, m, d, w, clock, hard=sweeps)
+        clock = sweeps.sub(fraction=0.5) if done == 1 else sweeps
+        _, squares, _ = oriented_beam(free, k, m, d, w, clock, hard=sweeps)
         offer(squares, how)
         squares, _ = improve_by_stripes(free, squares, budget=sweeps, rounds=1, on_improve=lambda s: offer(s, how + " + stripes"))
         offer(squares, how + " + stripes")
-    stats: dict[str, Any] = {"runs": i + 1}
+    stats: dict[str, Any] = {"runs": done}
     if not reached():
         squares, window_stats = improve_by_random_windows(
             free, best["squares"], budget=budget, seed=seed, target=target, on_improve=lambda s: offer(s, "windows")
@@ -232,8 +234,9 @@ def run_auto(
 
 
 def _warm_kernels() -> None:
-    """Load the compiled kernels and the members' modules before forking, so every
-    worker starts with them."""
+    """Load the compiled kernels and the members' modules: in the parent before
+    forking, so forked workers start with them, and in each search member before its
+    clock starts (forkserver and Ray workers inherit nothing)."""
     from puzzlelab.puzzles.tiling import lns, stripes  # noqa: F401
     from puzzlelab.puzzles.tiling.beam import beam_tiling
     from puzzlelab.puzzles.tiling.dp import solve_exact

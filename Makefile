@@ -13,9 +13,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	@# Compile the numba kernels once (numba caches them on disk), so the first job of
 	@# a fresh install does not spend its budget compiling: the tour runs every puzzle's
-	@# default method.
+	@# default method, and --warm-up the kernels it does not reach (level arrays, beam).
 	@echo "compiling the kernels once (a puzzlelab tour; log in $(VENV)/warm-up.log)"
-	@$(VENV)/bin/puzzlelab tour --no-store --out $(VENV)/warm-up > $(VENV)/warm-up.log 2>&1 \
+	@$(VENV)/bin/puzzlelab tour --no-store --warm-up --out $(VENV)/warm-up > $(VENV)/warm-up.log 2>&1 \
 	  || echo "note: not every tour puzzle was answered within its short budget while compiling (see $(VENV)/warm-up.log); the install goes on"
 	touch $(STAMP)
 

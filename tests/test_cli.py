@@ -86,9 +86,10 @@ def test_verify_command(app, tmp_path):
 
 def test_catalog_records_and_tour(app, tmp_path):
     assert "small" in runner.invoke(app, ["toy", "catalog"]).output
-    tour = runner.invoke(app, ["tour", "--out", str(tmp_path)])
+    tour = runner.invoke(app, ["tour", "--out", str(tmp_path), "--warm-up"])
     assert tour.exit_code == 0, tour.output
     assert "toy" in tour.output and "verified" in tour.output and (tmp_path / "toy.svg").exists()
+    assert tour.output.count("kernels compiled") == len(REGISTRY)  # make install's warm-up ran each hook
     records = runner.invoke(app, ["records", "--puzzle", "toy", "--json"])
     assert [r["value"] for r in json.loads(records.stdout)] == [2]
     assert runner.invoke(app, ["records", "--puzzle", "nope"]).exit_code == 2

@@ -317,6 +317,7 @@ def tour(
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the pictures.")] = Path("puzzlelab-out/tour"),
     budget: Annotated[Optional[float], typer.Option(help="Seconds per puzzle (default: each puzzle's tour budget).")] = None,
     store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
+    warm_up: Annotated[bool, typer.Option("--warm-up", help="Also compile the kernels the tour does not reach (make install does this once).")] = False,
 ) -> None:
     """Solve one named instance of every registered puzzle with its default method and a
     short budget; print each answer, its verification and where its picture went.
@@ -347,6 +348,10 @@ def tour(
                 failures += not result.verified
         except typer.Exit:
             failures += 1
+        if warm_up:
+            started = time.perf_counter()
+            puzzle.warm_up()
+            out.print(f"{puzzle.name:<12} kernels compiled in {time.perf_counter() - started:.1f} s")
     if failures:
         raise typer.Exit(EXIT_NO_ANSWER)
 

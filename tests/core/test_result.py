@@ -9,12 +9,13 @@ import numba
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from text_strategies import text
 
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, Verdict, should_stop, throttle
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=10),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | text(max_size=10),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text(max_size=5), inner, max_size=4),
     max_leaves=20,
 )
 
@@ -24,7 +25,7 @@ json_values = st.recursive(
     value=st.integers(-1000, 10**9) | st.none(),
     solution=json_values,
     status=st.sampled_from(list(Status)),
-    stats=st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+    stats=st.dictionaries(text(max_size=8), json_values, max_size=4),
     ok=st.booleans(),
 )
 def test_result_json_round_trip(value, solution, status, stats, ok):

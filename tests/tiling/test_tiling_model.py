@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from text_strategies import text
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.tiling import PUZZLE
@@ -19,7 +20,7 @@ grids = st.integers(1, 7).flatmap(
 )
 
 
-@given(grids, st.text(max_size=8))
+@given(grids, text(max_size=8))
 @settings(max_examples=60, deadline=None)
 def test_contest_json_round_trip(puzzle, ident):
     data = {"id": ident, "width": len(puzzle[0]), "height": len(puzzle), "puzzle": puzzle}

@@ -228,6 +228,12 @@ class Puzzle:
         """The published figure for an instance key: {'value', 'proven', 'source'}."""
         return None
 
+    def warm_up(self) -> None:
+        """Compile, into numba's on-disk cache, the kernels that solving the tour
+        instance does not reach, on tiny inputs (`puzzlelab tour --warm-up`, which
+        `make install` runs), so a fresh install's first search of that kind does not
+        spend its budget compiling. Nothing by default."""
+
     # ------------------------------------------------------------ provided
     def method(self, name: str | None) -> Method:
         name = name or self.default_method

@@ -107,6 +107,27 @@ class CoinsPuzzle(Puzzle):
             return animated_svg(instance, result.solution)
         return pair_svg(instance)
 
+    def warm_up(self) -> None:
+        """The level-array kernels (push, pull, path rebuilding) and the two-bit array,
+        on a 4 x 4 board with 6 coins (8,008 boards): the tour's bidir reaches neither."""
+        import tempfile
+
+        from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+        from puzzlelab.puzzles.coins.kernels import forward_list, geometry, max_moves
+        from puzzlelab.puzzles.coins.two_bit import TwoBitBfs
+
+        start = model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2]
+        child = int(forward_list(start, geometry(4, 4), max_moves(16, 6))[0])
+        with tempfile.TemporaryDirectory(prefix="coins-warm-up-") as folder:
+            for mode in ("auto", "pull"):
+                run = LevelArrayRun(model.Start(4, 4, start), f"{folder}/{mode}")
+                run.run(stop_when_found=False, mode=mode)
+                run.moves(child)
+                run.close()
+        two_bit = TwoBitBfs(4, 4, start)
+        two_bit.run()
+        two_bit.moves(child)
+
     def render_text(self, instance: model.Instance, result: Result | None) -> str | None:
         from puzzlelab.puzzles.coins.render import text_drawing
 

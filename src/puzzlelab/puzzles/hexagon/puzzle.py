@@ -96,6 +96,11 @@ class HexagonPuzzle(Puzzle):
 
         self.commands.update(commands.COMMANDS)
 
+    def warm_up(self) -> None:
+        """The beam search's kernels, on order 3 (the tour's `auto` proves order 4 by SAT
+        and never reaches them)."""
+        self.solve(HexInstance(3), "beam", budget=120, width=50, order="clock", restarts=1)
+
     # ---------------------------------------------------------------- instances
     def parse(self, obj: Any) -> HexInstance:
         if isinstance(obj, HexInstance):

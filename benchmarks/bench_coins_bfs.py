@@ -7,9 +7,9 @@ and peak memory, then the level-expansion variants measured on the finished arra
    under 1.5 GB); the boards and time of every level.
 2. --compare LEVELS: from the finished array, the state before each given level is
    restored (bytes above it cleared) and that level is expanded by push on RAM
-   (huge pages) with sorted probes of the seen bits, push probing each byte directly
-   (on RAM and on the file memmap), and pull -- CPU seconds each, and a check that
-   each marks exactly the level's boards.
+   (huge pages) probing the seen bits directly (the default) or in sorted batches,
+   push probing each level byte directly (on RAM and on the file memmap), and pull --
+   CPU seconds each, and a check that each marks exactly the level's boards.
 
     nice -n 10 python benchmarks/bench_coins_bfs.py [--start font5x7:A] [--workdir DIR] [--compare 9,14,20]
 """
@@ -86,7 +86,7 @@ def _restore_before(levels, stored):
             levels[i] = 0
 
 
-VARIANTS = ("push-sorted-ram", "push-direct-ram", "push-direct-memmap", "pull-ram")
+VARIANTS = ("push-bits-ram", "push-sorted-ram", "push-direct-ram", "push-direct-memmap", "pull-ram")
 
 
 def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts: list[int], variants=VARIANTS) -> list[dict]:
@@ -114,7 +114,8 @@ def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts
                 _restore_before(store.array, stored)
                 if "memmap" in variant:
                     store.array.flush()
-                kern = CpuLevelKernels(store.array, store.dirty, n, k, total, geo, reserve, "direct" if "direct" in variant else "sorted")
+                probe = next((p for p in ("direct", "sorted") if p in variant), "bits")
+                kern = CpuLevelKernels(store.array, store.dirty, n, k, total, geo, reserve, probe)
                 control = Budget().control
                 step = kern.pull if variant.startswith("pull") else kern.push
                 step(stored, 0, 1, control)  # compile

@@ -145,9 +145,10 @@ def test_two_bit_bfs_equals_the_oracle_and_rebuilds_paths(distances):
 @pytest.mark.parametrize(
     "probe, mode",
     [
-        ("sorted", "pull"),
-        ("sorted", "auto"),
-        # direct probing is the benchmark's alternative, used by no method: its compile is left to -m slow
+        ("bits", "pull"),
+        ("bits", "push"),
+        # sorted and direct probing are the benchmark's alternatives, used by no method
+        ("sorted", "push"),
         pytest.param("direct", "push", marks=pytest.mark.slow),
     ],
 )

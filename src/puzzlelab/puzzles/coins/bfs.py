@@ -91,7 +91,7 @@ class LevelArrayRun:
         max_memory_bytes: int | None = None,
         resume: bool = True,
         storage: str = "ram",
-        probe: str = "sorted",
+        probe: str = "bits",
     ):
         self.start = start
         self.cells = start.width * start.height
@@ -99,6 +99,7 @@ class LevelArrayRun:
         self.total = math.comb(self.cells, self.coins)
         self.nbytes = padded_length(self.total)
         self.workdir = Path(workdir)
+        self.probe = probe
         self._check_fits(max_memory_bytes)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._lock = open(self.workdir / "lock", "w")
@@ -122,14 +123,13 @@ class LevelArrayRun:
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
         available = memory_available() if max_memory_bytes is None else max_memory_bytes
-        # levels (one byte), seen bits (one bit) and two probe buffers of 16 M ranks
-        needed = self.nbytes + self.total // 8 + 2 * 4 * min(1 << 24, 64 * self.total)
+        needed = CpuLevelKernels.bytes_needed(self.total, self.probe)
         existing = (self.workdir / "levels.u8").stat().st_size if (self.workdir / "levels.u8").exists() else 0
         probe = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
         disk = shutil.disk_usage(probe).free + existing
         what = (
             f"bfs: the level array needs one byte for each of C({self.cells}, {self.coins}) = {self.total:,} boards "
-            f"({_gb(self.nbytes)}; {_gb(needed)} with its seen bits and buffers)"
+            f"({_gb(self.nbytes)}; {_gb(needed)} with its seen and frontier bits)"
         )
         advice = (
             "; solve single puzzles of this size with --method bidir, or run the two-bit level array "

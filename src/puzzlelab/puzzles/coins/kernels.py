@@ -43,6 +43,8 @@ __all__ = [
     "support_masks",
     "forward_moves",
     "forward_move_ranks",
+    "coin_rank_sums",
+    "moved_rank",
     "backward_moves",
     "prefetch",
     "forward_list",
@@ -164,21 +166,14 @@ def backward_moves(board, geo, out):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def forward_move_ranks(board, board_rank, geo, out, scratch):
-    """The colex ranks of the boards one move after `board` (whose rank is given), into
-    `out`; returns their number. `scratch` is an int64 array of shape (3, 66).
-
-    No child board is built and ranked from scratch: with coins at p_1 < ... < p_k
-    (rank sum C(p_j, j)), moving coin p_i to an empty cell q only re-indexes the coins
-    between p_i and q, so prefix sums of C(p_j, j -+ 1) - C(p_j, j), one popcount and
-    three table reads give each child's rank, independently of the others."""
-    board = np.uint64(board)
-    ge2, ge3 = support_masks(board, geo)
-    empty = ~board & geo[G_FULL]
+def coin_rank_sums(board, scratch):
+    """Fill scratch[0] with the coins' cells p_1 < ... < p_k (1-based) and scratch[1],
+    scratch[2] with the prefix sums of C(p_j, j - 1) - C(p_j, j) and C(p_j, j + 1) -
+    C(p_j, j), which `moved_rank` reads; return k."""
     pos, down, up = scratch[0], scratch[1], scratch[2]
     down[0] = 0
     up[0] = 0
-    coins = board
+    coins = np.uint64(board)
     j = 0
     while coins:
         c = np.int64(ctz(coins))
@@ -187,20 +182,43 @@ def forward_move_ranks(board, board_rank, geo, out, scratch):
         pos[j] = c
         down[j] = down[j - 1] + BINOMIAL[c, j - 1] - BINOMIAL[c, j]
         up[j] = up[j - 1] + BINOMIAL[c, j + 1] - BINOMIAL[c, j]
+    return j
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def moved_rank(board, board_rank, i, q, scratch):
+    """The colex rank of `board` with its i-th coin (1-based, at scratch[0][i]) moved
+    to the empty cell q: only the coins between the two cells change their index, so
+    two prefix sums (coin_rank_sums), one popcount and three table reads give it."""
+    c = scratch[0, i]
+    below = np.int64(popcount(board & ((ONE << np.uint64(q)) - ONE)))
+    base = board_rank - BINOMIAL[c, i]
+    if q > c:
+        return base + scratch[1, below] - scratch[1, i] + BINOMIAL[q, below]
+    return base + scratch[2, i - 1] - scratch[2, below] + BINOMIAL[q, below + 1]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def forward_move_ranks(board, board_rank, geo, out, scratch):
+    """The colex ranks of the boards one move after `board` (whose rank is given), into
+    `out`; returns their number. `scratch` is an int64 array of shape (3, 66).
+
+    No child board is built and ranked from scratch: with coins at p_1 < ... < p_k
+    (rank sum C(p_j, j)), moving coin p_i to an empty cell q only re-indexes the coins
+    between p_i and q (moved_rank), so each child's rank costs a few operations,
+    independently of the others."""
+    board = np.uint64(board)
+    ge2, ge3 = support_masks(board, geo)
+    empty = ~board & geo[G_FULL]
+    j = coin_rank_sums(board, scratch)
     n = 0
     for i in range(1, j + 1):
-        c = pos[i]
-        cell = ONE << np.uint64(c)
+        cell = ONE << np.uint64(scratch[0, i])
         spots = (ge3 | (ge2 & ~_cell_neighbours(cell, geo))) & empty
-        base = board_rank - BINOMIAL[c, i]
         while spots:
             q = np.int64(ctz(spots))
             spots &= spots - ONE
-            below = np.int64(popcount(board & ((ONE << np.uint64(q)) - ONE)))
-            if q > c:
-                out[n] = base + down[below] - down[i] + BINOMIAL[q, below]
-            else:
-                out[n] = base + up[i - 1] - up[below] + BINOMIAL[q, below + 1]
+            out[n] = moved_rank(board, board_rank, i, q, scratch)
             n += 1
     return n
 

@@ -125,8 +125,8 @@ class LevelArrayRun:
         available = memory_available() if max_memory_bytes is None else max_memory_bytes
         needed = CpuLevelKernels.bytes_needed(self.total, self.probe)
         existing = (self.workdir / "levels.u8").stat().st_size if (self.workdir / "levels.u8").exists() else 0
-        probe = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
-        disk = shutil.disk_usage(probe).free + existing
+        folder = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
+        disk = shutil.disk_usage(folder).free + existing
         what = (
             f"bfs: the level array needs one byte for each of C({self.cells}, {self.coins}) = {self.total:,} boards "
             f"({_gb(self.nbytes)}; {_gb(needed)} with its seen and frontier bits)"
@@ -139,7 +139,7 @@ class LevelArrayRun:
             limit = "the memory available here" if max_memory_bytes is None else "--max-memory-gb"
             raise InvalidInstance(f"{what}, more than {limit} ({_gb(available)}){advice}", "instance", status=413)
         if self.nbytes > disk:
-            raise InvalidInstance(f"{what}, more than the free disk at {probe} ({_gb(disk)}){advice}", "workdir", status=413)
+            raise InvalidInstance(f"{what}, more than the free disk at {folder} ({_gb(disk)}){advice}", "workdir", status=413)
 
     def _fresh_state(self) -> dict[str, Any]:
         return {

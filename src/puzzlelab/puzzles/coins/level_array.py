@@ -32,9 +32,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from puzzlelab.core.bits import ctz
 from puzzlelab.core.rank import next_subset, rank, unrank
 from puzzlelab.core.result import NODES, should_stop
-from puzzlelab.core.bits import ctz
 from puzzlelab.puzzles.coins.kernels import G_FULL, backward_moves, coin_rank_sums, forward_move_ranks, moved_rank, prefetch, support_masks
 
 __all__ = ["PAD", "BLOCK", "DIRTY_SHIFT", "PROBES", "padded_length", "CpuLevelKernels"]
@@ -124,6 +124,18 @@ def expand_push_direct(levels, words, dirty, stored, n, k, total, geo, block_lo,
     return block_hi, expanded, marked
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _claim(child, seen, levels, dirty, new_byte):
+    """Mark `child` with `new_byte` unless its seen bit is set; 1 when it was new."""
+    bit = np.uint8(1) << np.uint8(child & 7)
+    if seen[child >> 3] & bit:
+        return 0
+    seen[child >> 3] |= bit
+    levels[child] = new_byte
+    dirty[child >> DIRTY_SHIFT] = 1
+    return 1
+
+
 @numba.njit(cache=True, nogil=True)
 def _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byte):
     """Mark the unseen children among buf[:fill]: first a counting sort into buckets
@@ -140,13 +152,7 @@ def _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byt
         starts[b] += 1
     marked = 0
     for i in range(fill):
-        child = np.int64(parted[i])
-        bit = np.uint8(1) << np.uint8(child & 7)
-        if not (seen[child >> 3] & bit):
-            seen[child >> 3] |= bit
-            levels[child] = new_byte
-            dirty[child >> DIRTY_SHIFT] = 1
-            marked += 1
+        marked += _claim(np.int64(parted[i]), seen, levels, dirty, new_byte)
     return marked
 
 
@@ -226,13 +232,7 @@ def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, block
                 generated += count
                 expanded += 1
                 for i in range(count):
-                    child = row[i]
-                    bit = np.uint8(1) << np.uint8(child & 7)
-                    if not (seen[child >> 3] & bit):
-                        seen[child >> 3] |= bit
-                        levels[child] = new_byte
-                        dirty[child >> DIRTY_SHIFT] = 1
-                        marked += 1
+                    marked += _claim(row[i], seen, levels, dirty, new_byte)
             r += 1
             if r >= end:
                 break
@@ -262,6 +262,28 @@ def frontier_bits(words, stored, front):
         front[w] = np.uint8(((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56))
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _parent_in(front, board, board_rank, geo, scratch):
+    """Whether a predecessor of `board` has its bit set in `front`, ranking the
+    predecessors one at a time (kernels.moved_rank) up to the first hit; returns
+    (found, predecessors ranked)."""
+    ge2, _ = support_masks(board, geo)
+    empty = ~board & geo[G_FULL]
+    tried = 0
+    for i in range(1, coin_rank_sums(board, scratch) + 1):
+        if not (ge2 >> np.uint64(scratch[0, i])) & np.uint64(1):
+            continue  # this coin could not have been the last one placed
+        spots = empty
+        while spots:
+            q = np.int64(ctz(spots))
+            spots &= spots - np.uint64(1)
+            tried += 1
+            parent = moved_rank(board, board_rank, i, q, scratch)
+            if front[parent >> 3] & (np.uint8(1) << np.uint8(parent & 7)):
+                return True, tried
+    return False, tried
+
+
 @numba.njit(cache=True, nogil=True)
 def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, block_lo, block_hi, control):
     """Blocks [block_lo, block_hi): every unseen board with a predecessor in `front`
@@ -270,7 +292,6 @@ def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, blo
     (block reached, boards examined, boards marked)."""
     scratch = np.empty((3, 66), dtype=np.int64)
     new_byte = np.uint8(stored + 1)
-    full = geo[G_FULL]
     examined = 0
     marked = 0
     generated = 0
@@ -287,29 +308,10 @@ def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, blo
         while True:
             if levels[r] == 0:
                 examined += 1
-                ge2, _ = support_masks(mask, geo)
-                empty = ~mask & full
-                coins = coin_rank_sums(mask, scratch)
-                found = False
-                for i in range(1, coins + 1):
-                    if not (ge2 >> np.uint64(scratch[0, i])) & np.uint64(1):
-                        continue  # this coin could not have been the last one placed
-                    spots = empty
-                    while spots:
-                        q = np.int64(ctz(spots))
-                        spots &= spots - np.uint64(1)
-                        generated += 1
-                        parent = moved_rank(mask, r, i, q, scratch)
-                        if front[parent >> 3] & (np.uint8(1) << np.uint8(parent & 7)):
-                            found = True
-                            break
-                    if found:
-                        break
+                found, tried = _parent_in(front, mask, r, geo, scratch)
+                generated += tried
                 if found:
-                    levels[r] = new_byte
-                    seen[r >> 3] |= np.uint8(1) << np.uint8(r & 7)
-                    dirty[r >> DIRTY_SHIFT] = 1
-                    marked += 1
+                    marked += _claim(r, seen, levels, dirty, new_byte)
             r += 1
             if r >= end:
                 break

@@ -4,14 +4,17 @@ and peak memory, then the level-expansion variants measured on the finished arra
 1. The run (in a forked child, so its peak RSS is its own): all 36 targets reached,
    each path rebuilt, verified by replay and compared with the published sample;
    wall and CPU time (target: under 10 minutes on one core) and peak memory (target:
-   under 1.5 GB); the boards and time of every level.
-2. --compare LEVELS: from the finished array, the state before each given level is
-   restored (bytes above it cleared) and that level is expanded by push on RAM
-   (huge pages) probing the seen bits directly (the default) or in sorted batches,
-   push probing each level byte directly (on RAM and on the file memmap), and pull --
-   CPU seconds each, and a check that each marks exactly the level's boards.
+   under 1.5 GB); the boards and time of every level. When a symmetry fixes the start
+   the run stores one board per orbit (symmetry.py) unless --no-symmetry.
+2. --compare LEVELS (on an array made with --no-symmetry): from the finished array,
+   the state before each given level is restored (bytes above it cleared) and that
+   level is expanded by push on RAM (huge pages) probing the seen bits directly (the
+   default), with one board per orbit (`orbits`: the bytes of non-canonical boards
+   cleared first) or in sorted batches, push probing each level byte directly (on RAM
+   and on the file memmap), and pull with every board or one per orbit -- CPU seconds
+   each, and a check that each marks exactly the level's boards.
 
-    nice -n 10 python benchmarks/bench_coins_bfs.py [--start font5x7:A] [--workdir DIR] [--compare 9,14,20]
+    nice -n 10 python benchmarks/bench_coins_bfs.py [--start font5x7:A] [--workdir DIR] [--no-symmetry] [--compare 9,14,20]
 """
 
 from __future__ import annotations
@@ -28,21 +31,22 @@ import time
 from pathlib import Path
 
 import numba
-import numpy as np
 from common import write_json
 
+from puzzlelab.core.rank import next_subset, unrank
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins.symmetry import canonical
 
 
-def _run_child(conn, start: str, workdir: str, storage: str, mode: str) -> None:
+def _run_child(conn, start: str, workdir: str, storage: str, mode: str, symmetry: bool) -> None:
     from puzzlelab.puzzles.coins.bfs import LevelArrayRun
 
     begin = model.parse_start(start)
     font = model.fonts()[begin.font]
     targets = {g: font["glyphs"][g] for g in font["order"] if g != begin.glyph}
     wall, cpu = time.perf_counter(), time.process_time()
-    run = LevelArrayRun(begin, workdir, storage=storage)
+    run = LevelArrayRun(begin, workdir, storage=storage, symmetry=symmetry)
 
     def progress(event):
         print(f"  {event.phase} {event.message} {100 * (event.fraction or 0):5.1f}%  {event.stats}", flush=True)
@@ -64,6 +68,7 @@ def _run_child(conn, start: str, workdir: str, storage: str, mode: str) -> None:
             "start": start,
             "storage": storage,
             "mode": mode,
+            "symmetry": run.symmetries,
             "levels": outcome.levels,
             "history": outcome.history,
             "targets": rows,
@@ -86,15 +91,29 @@ def _restore_before(levels, stored):
             levels[i] = 0
 
 
-VARIANTS = ("push-bits-ram", "push-sorted-ram", "push-direct-ram", "push-direct-memmap", "pull-ram")
+@numba.njit(cache=True)
+def _keep_canonical(levels, n, k, total, perms):
+    """Clear the bytes of the boards that are not their orbit's canonical member: the
+    array a run storing one board per orbit would hold."""
+    mask = unrank(0, n, k)
+    for r in range(total):
+        if levels[r] != 0 and canonical(mask, perms) != mask:
+            levels[r] = 0
+        if r + 1 < total:
+            mask = next_subset(mask)
+
+
+VARIANTS = ("push-bits-ram", "push-orbits-ram", "push-sorted-ram", "push-direct-ram", "push-direct-memmap", "pull-ram", "pull-orbits-ram")
 
 
 def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts: list[int], variants=VARIANTS) -> list[dict]:
     from puzzlelab.puzzles.coins.kernels import geometry, max_moves
     from puzzlelab.puzzles.coins.level_array import CpuLevelKernels, padded_length
     from puzzlelab.puzzles.coins.level_store import LevelStore
+    from puzzlelab.puzzles.coins.symmetry import stabilizer
 
     begin = model.parse_start(start)
+    _, perms = stabilizer(begin.board, begin.width, begin.height)
     n, k = begin.width * begin.height, model.popcount(begin.board)
     total = math.comb(n, k)
     nbytes = padded_length(total)
@@ -112,12 +131,19 @@ def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts
                     fh.write(final.array.data)
                 store = LevelStore(path, nbytes, "memmap" if "memmap" in variant else "ram")
                 _restore_before(store.array, stored)
+                orbits = "orbits" in variant
+                if orbits:
+                    _keep_canonical(store.array, n, k, total, perms)
                 if "memmap" in variant:
                     store.array.flush()
                 probe = next((p for p in ("direct", "sorted") if p in variant), "bits")
-                kern = CpuLevelKernels(store.array, store.dirty, n, k, total, geo, reserve, probe)
+                kern = CpuLevelKernels(store.array, store.dirty, n, k, total, geo, reserve, probe, perms if orbits else None)
                 control = Budget().control
                 step = kern.pull if variant.startswith("pull") else kern.push
+                if orbits and step == kern.pull:  # done once per run, before its first pull
+                    cpu = time.process_time()
+                    kern.mark_images()
+                    row[variant + "_mark_images_cpu_seconds"] = time.process_time() - cpu
                 step(stored, 0, 1, control)  # compile
                 wall, cpu = time.perf_counter(), time.process_time()
                 step(stored, 1, kern.blocks, control)
@@ -143,6 +169,10 @@ def main() -> None:
     parser.add_argument("--compare", default="", help="levels to re-expand with each variant, e.g. 9,14,20")
     parser.add_argument("--variants", default=",".join(VARIANTS), help=f"for --compare, among {', '.join(VARIANTS)}")
     parser.add_argument("--skip-run", action="store_true", help="reuse the finished array in --workdir")
+    parser.add_argument(
+        "--no-symmetry", action="store_true",
+        help="store every board even when a symmetry fixes the start (--compare needs such an array)",
+    )
     args = parser.parse_args()
     temporary = args.workdir is None
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="coins-bench-bfs-"))
@@ -151,7 +181,7 @@ def main() -> None:
         if not args.skip_run:
             ctx = mp.get_context("fork")
             parent, child = ctx.Pipe(duplex=False)
-            process = ctx.Process(target=_run_child, args=(child, args.start, str(workdir / "run"), args.storage, args.mode))
+            process = ctx.Process(target=_run_child, args=(child, args.start, str(workdir / "run"), args.storage, args.mode, not args.no_symmetry))
             process.start()
             child.close()
             run = parent.recv()
@@ -173,6 +203,8 @@ def main() -> None:
                 print(f"   level {h['level']:2d}: {h['boards']:>11,} boards  {h['mode']}  {h['seconds']:7.1f} s  cpu {h['cpu_seconds']:7.1f} s")
         if args.compare:
             state = json.loads((workdir / "run" / "state.json").read_text())
+            if state.get("symmetry"):
+                parser.error("--compare needs an array with every board: run with --no-symmetry first")
             levels = [int(x) for x in args.compare.split(",")]
             report["compare"] = compare_variants(workdir / "run", args.start, levels, state["counts"], args.variants.split(","))
         write_json("coins_bfs", report)

@@ -106,7 +106,7 @@ def part_mod3(byte_state: dict, byte_array: str | None, start: str) -> dict:
         boards = []
         for glyph in font["order"]:
             if glyph != begin.glyph:
-                boards.extend(int(b) for b in path_back(levels, np.uint64(font["glyphs"][glyph]), geo, reserve))
+                boards.extend(int(b) for b in path_back(levels, np.uint64(font["glyphs"][glyph]), geo, reserve, np.zeros((0, 64), np.int64)))
         right, wrong, without = _mod3_ambiguity(levels, np.array(boards, dtype=np.uint64), geo, reserve)
         out.update(path_boards=len(boards), predecessors_right=int(right), predecessors_wrong=int(wrong), steps_without_reversible=int(without))
         print(
@@ -247,6 +247,8 @@ def main() -> None:
     parser.add_argument("--levels-5x9", type=int, default=45, help="levels of a 5 x 9 run (assumed)")
     args = parser.parse_args()
     state = json.loads(Path(args.byte_state).read_text()) if args.byte_state else None
+    if state and state.get("symmetry") and args.byte_array:
+        parser.error("--byte-array: this array holds one board per orbit; make one with bench_coins_bfs.py --no-symmetry")
     report: dict = {"benchmark": "coins_twobit", "note": "shared 2-core machine; CPU seconds"}
     report["exact"] = part_exactness(args.start, state and state["counts"], state and state["history"], args.exact_levels)
     fractions = (0.15, 0.35)

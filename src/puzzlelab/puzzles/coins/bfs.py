@@ -5,6 +5,9 @@ reached, in an array indexed by the board's combinatorial rank (level_array.py),
 one level at a time by scanning the array; a target's optimal length is its level, and
 its path is rebuilt by stepping back to a predecessor one level lower. One run reaches
 every target of a start (all 36 glyphs of a font) in the time of a single search.
+When a symmetry of the board fixes the start (a mirror for A, M, T, ...), the array
+holds one board per orbit (symmetry.py) and the search generates half the children or
+fewer; `symmetry=False` keeps every board.
 
 The array is backed by a file in a work folder (level_store.py: worked on in huge-page
 RAM and written back per level, or a plain file-backed memmap), with a `state.json`
@@ -32,9 +35,10 @@ import numpy as np
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_progress, throttle
 from puzzlelab.puzzles.coins.kernels import geometry, max_moves
-from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT, PAD, CpuLevelKernels, padded_length
+from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT, IMAGE, PAD, CpuLevelKernels, padded_length
 from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
+from puzzlelab.puzzles.coins.symmetry import stabilizer
 
 __all__ = ["LevelArrayRun", "BfsOutcome", "solve_one", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
 
@@ -92,6 +96,7 @@ class LevelArrayRun:
         resume: bool = True,
         storage: str = "ram",
         probe: str = "bits",
+        symmetry: bool = True,
     ):
         self.start = start
         self.cells = start.width * start.height
@@ -112,13 +117,18 @@ class LevelArrayRun:
         self.state_path = self.workdir / "state.json"
         self.geo = geometry(start.width, start.height)
         self.reserve = max_moves(self.cells, self.coins)
+        names, perms = stabilizer(start.board, start.width, start.height)
+        self.symmetries = names if symmetry and probe == "bits" else []
+        self.perms = perms if self.symmetries else perms[:0]
         self.state = self._load_state() if resume else None
         self.resumed = self.state is not None
         self.store = LevelStore(self.array_path, self.nbytes, storage, create=not self.resumed)
         self.levels = self.store.array
         if not self.resumed:
             self._start_array()
-        self.kernels = CpuLevelKernels(self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe)
+        self.kernels = CpuLevelKernels(
+            self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe, self.perms
+        )
 
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
@@ -149,6 +159,7 @@ class LevelArrayRun:
             "coins": self.coins,
             "start": hex(self.start.board),
             "boards": self.total,
+            "symmetry": list(self.symmetries),
             "counts": [1],
             "finished": False,
             "history": [],
@@ -163,6 +174,7 @@ class LevelArrayRun:
             return None
         fresh = self._fresh_state()
         same = all(state.get(key) == fresh[key] for key in ("format", "width", "height", "coins", "start", "boards"))
+        same = same and state.get("symmetry", []) == fresh["symmetry"]
         if not same or self.array_path.stat().st_size != self.nbytes:
             return None
         return state
@@ -221,6 +233,8 @@ class LevelArrayRun:
                 break
             if max_level is not None and level >= max_level:
                 break
+            if level + 2 >= IMAGE:
+                raise InvalidInstance(f"bfs: level {level + 1} does not fit the array's byte (at most {IMAGE - 2} levels)", "instance")
             reached = sum(counts)
             use_pull = mode == "pull" or (mode == "auto" and self._prefer_pull(counts))
             level_started = time.perf_counter()

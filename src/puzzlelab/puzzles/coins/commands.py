@@ -87,6 +87,7 @@ def bfs(
     max_memory_gb: Annotated[Optional[float], typer.Option(help="Refuse when the array needs more (default: memory available).")] = None,
     budget: Annotated[Optional[float], typer.Option(help="Seconds allowed (default: no limit).", min=0)] = None,
     mode: Annotated[str, typer.Option(help="Level expansion: auto, push or pull.")] = "auto",
+    symmetry: Annotated[bool, typer.Option(help="Store one board per orbit when a mirror or turn of the board fixes the start.")] = True,
     store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
@@ -110,7 +111,7 @@ def bfs(
         wanted = _targets(begin, targets)
         folder = workdir or Path("puzzlelab-out") / "coins-bfs" / begin.key.replace(":", "_").replace("/", "slash")
         limit = None if max_memory_gb is None else int(max_memory_gb * 1e9)
-        run = LevelArrayRun(begin, folder, max_memory_bytes=limit, resume=resume)
+        run = LevelArrayRun(begin, folder, max_memory_bytes=limit, resume=resume, symmetry=symmetry)
         run_budget = Budget(budget)
         try:
             if run.resumed and not quiet:
@@ -141,6 +142,7 @@ def bfs(
             "boards": sum(outcome.levels),
             "finished": outcome.finished,
             "seconds": round(outcome.seconds, 3),
+            "symmetry": run.symmetries,
             "workdir": str(folder),
             "targets": rows,
         }

@@ -41,6 +41,7 @@ from puzzlelab.core.rank import BINOMIAL
 __all__ = [
     "geometry",
     "support_masks",
+    "cell_neighbours",
     "forward_moves",
     "forward_move_ranks",
     "coin_rank_sums",
@@ -118,7 +119,7 @@ def support_masks(board, geo):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _cell_neighbours(cell, geo):
+def cell_neighbours(cell, geo):
     left, right, above, below = _neighbour_masks(cell, geo)
     return left | right | above | below
 
@@ -134,7 +135,7 @@ def forward_moves(board, geo, out):
     while coins:
         c = coins & (~coins + ONE)
         coins ^= c
-        spots = (ge3 | (ge2 & ~_cell_neighbours(c, geo))) & empty
+        spots = (ge3 | (ge2 & ~cell_neighbours(c, geo))) & empty
         base = board ^ c
         while spots:
             t = spots & (~spots + ONE)
@@ -166,36 +167,37 @@ def backward_moves(board, geo, out):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def coin_rank_sums(board, scratch):
-    """Fill scratch[0] with the coins' cells p_1 < ... < p_k (1-based) and scratch[1],
-    scratch[2] with the prefix sums of C(p_j, j - 1) - C(p_j, j) and C(p_j, j + 1) -
-    C(p_j, j), which `moved_rank` reads; return k."""
-    pos, down, up = scratch[0], scratch[1], scratch[2]
-    down[0] = 0
-    up[0] = 0
+def coin_rank_sums(board, scratch, row=0):
+    """Fill scratch[row] with the coins' cells p_1 < ... < p_k (1-based) and
+    scratch[row + 1], scratch[row + 2] with the prefix sums of C(p_j, j - 1) - C(p_j, j)
+    and C(p_j, j + 1) - C(p_j, j), which `moved_rank` reads; return k. (`row` lets one
+    array hold several boards' sums without slicing it: a slice in the inner loop of
+    a numba kernel costs a reference count update.)"""
+    scratch[row + 1, 0] = 0
+    scratch[row + 2, 0] = 0
     coins = np.uint64(board)
     j = 0
     while coins:
         c = np.int64(ctz(coins))
         coins &= coins - ONE
         j += 1
-        pos[j] = c
-        down[j] = down[j - 1] + BINOMIAL[c, j - 1] - BINOMIAL[c, j]
-        up[j] = up[j - 1] + BINOMIAL[c, j + 1] - BINOMIAL[c, j]
+        scratch[row, j] = c
+        scratch[row + 1, j] = scratch[row + 1, j - 1] + BINOMIAL[c, j - 1] - BINOMIAL[c, j]
+        scratch[row + 2, j] = scratch[row + 2, j - 1] + BINOMIAL[c, j + 1] - BINOMIAL[c, j]
     return j
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def moved_rank(board, board_rank, i, q, scratch):
-    """The colex rank of `board` with its i-th coin (1-based, at scratch[0][i]) moved
+def moved_rank(board, board_rank, i, q, scratch, row=0):
+    """The colex rank of `board` with its i-th coin (1-based, at scratch[row][i]) moved
     to the empty cell q: only the coins between the two cells change their index, so
     two prefix sums (coin_rank_sums), one popcount and three table reads give it."""
-    c = scratch[0, i]
+    c = scratch[row, i]
     below = np.int64(popcount(board & ((ONE << np.uint64(q)) - ONE)))
     base = board_rank - BINOMIAL[c, i]
     if q > c:
-        return base + scratch[1, below] - scratch[1, i] + BINOMIAL[q, below]
-    return base + scratch[2, i - 1] - scratch[2, below] + BINOMIAL[q, below + 1]
+        return base + scratch[row + 1, below] - scratch[row + 1, i] + BINOMIAL[q, below]
+    return base + scratch[row + 2, i - 1] - scratch[row + 2, below] + BINOMIAL[q, below + 1]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -214,7 +216,7 @@ def forward_move_ranks(board, board_rank, geo, out, scratch):
     n = 0
     for i in range(1, j + 1):
         cell = ONE << np.uint64(scratch[0, i])
-        spots = (ge3 | (ge2 & ~_cell_neighbours(cell, geo))) & empty
+        spots = (ge3 | (ge2 & ~cell_neighbours(cell, geo))) & empty
         while spots:
             q = np.int64(ctz(spots))
             spots &= spots - ONE

@@ -22,6 +22,12 @@ on 5 x 7 from font5x7:A with `bench_coins_bfs.py --compare` (CPU s): level 14, p
 135, pull 139; level 18, push 45, pull 17. Before the bit probes: push with sorted
 batches about 270 and pull 306 on level 14.
 
+When mirrors or turns of the board fix the start (symmetry.py), only each orbit's
+canonical board (the smallest mask) is stored and expanded: push replaces each child
+by its smallest image (expand_push_orbits), pull probes a frontier holding whole
+orbits, and the other boards of every orbit hold IMAGE once pull begins (mark_images).
+Counts weigh each board by its orbit; lookups go through the canonical member.
+
 Everything that touches the array goes through `CpuLevelKernels`, so a GPU backend
 (the issue's moonshot) can replace the kernels while the driver (bfs.py), the file
 format and the checkpoints stay the same.
@@ -35,13 +41,23 @@ import numpy as np
 from puzzlelab.core.bits import ctz
 from puzzlelab.core.rank import next_subset, rank, unrank
 from puzzlelab.core.result import NODES, should_stop
-from puzzlelab.puzzles.coins.kernels import G_FULL, backward_moves, coin_rank_sums, forward_move_ranks, moved_rank, prefetch, support_masks
+from puzzlelab.puzzles.coins.kernels import (
+    G_FULL,
+    backward_moves,
+    coin_rank_sums,
+    forward_move_ranks,
+    moved_rank,
+    prefetch,
+    support_masks,
+)
+from puzzlelab.puzzles.coins.symmetry import canonical, canonical_move_ranks, frame_workspace_njit, orbit_size, transform
 
-__all__ = ["PAD", "BLOCK", "DIRTY_SHIFT", "PROBES", "padded_length", "CpuLevelKernels"]
+__all__ = ["PAD", "IMAGE", "BLOCK", "DIRTY_SHIFT", "PROBES", "padded_length", "CpuLevelKernels"]
 
 PROBES = ("bits", "sorted", "direct")
 
 PAD = 255
+IMAGE = 254  # a board of an orbit that is not its canonical member (symmetry.py), marked before pull
 BLOCK = 64  # ranks per scan block; the file length is a multiple of it
 DIRTY_SHIFT = 20  # the kernels flag each 1 MiB chunk they write, for checkpoints
 _LOW = np.uint64(0x0101010101010101)
@@ -62,6 +78,29 @@ def _block_has(words, block, pattern):
         if ((x - _LOW) & ~x & _HIGH) != 0:
             return True
     return False
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _boards_holding(levels, words, block, byte, n, k, total, masks, ranks):
+    """The boards of `block` whose byte is `byte`, into masks and ranks (64 each);
+    returns their number (0 at once when the block has none). For the kernels that
+    visit each board once (symmetry passes, counts); the expanding kernels walk the
+    block inline."""
+    if not _block_has(words, block, np.uint64(byte) * _LOW):
+        return 0
+    r = block * 64
+    end = min(r + 64, total)
+    mask = unrank(r, n, k)
+    count = 0
+    while True:
+        if levels[r] == byte:
+            masks[count] = mask
+            ranks[count] = r
+            count += 1
+        r += 1
+        if r >= end:
+            return count
+        mask = next_subset(mask)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -242,6 +281,46 @@ def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, block
 
 
 @numba.njit(cache=True, nogil=True)
+def expand_push_orbits(levels, words, dirty, seen, stored, n, k, total, geo, perms, block_lo, block_hi, control, reserve):
+    """expand_push_bits keeping one board per orbit of the start's stabilizer `perms`
+    (symmetry.py): the boards expanded are all canonical, and each child is replaced by
+    its smallest image before it is probed (symmetry.canonical_move_ranks), so a start
+    with one mirror generates half the children. A new board counts for its whole
+    orbit in `marked`."""
+    perms_all, scratch, index, frame_board, frame_rank = frame_workspace_njit(perms)
+    ranks = np.empty(reserve, dtype=np.int64)
+    masks = np.empty(reserve, dtype=np.uint64)
+    pattern = np.uint64(stored) * _LOW
+    new_byte = np.uint8(stored + 1)
+    expanded = 0
+    marked = 0
+    generated = 0
+    for block in range(block_lo, block_hi):
+        if (block & 1023) == 0 and should_stop(control):
+            control[NODES] += generated
+            return block, expanded, marked
+        if not _block_has(words, block, pattern):
+            continue
+        r = block * 64
+        end = min(r + 64, total)
+        mask = unrank(r, n, k)
+        while True:
+            if levels[r] == stored:
+                count = canonical_move_ranks(mask, r, geo, perms_all, scratch, index, frame_board, frame_rank, ranks, masks)
+                generated += count
+                expanded += 1
+                for i in range(count):
+                    if _claim(ranks[i], seen, levels, dirty, new_byte):
+                        marked += orbit_size(masks[i], perms)
+            r += 1
+            if r >= end:
+                break
+            mask = next_subset(mask)
+    control[NODES] += generated
+    return block_hi, expanded, marked
+
+
+@numba.njit(cache=True, nogil=True)
 def seen_bits(levels, total, seen):
     """Rebuild the seen bits from the levels (after a start or a resume)."""
     seen[:] = 0
@@ -260,6 +339,41 @@ def frontier_bits(words, stored, front):
         x = words[w] ^ pattern
         zero = ~(((x & _LOW7) + _LOW7) | x) & _HIGH
         front[w] = np.uint8(((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56))
+
+
+@numba.njit(cache=True, nogil=True)
+def mark_images(levels, words, dirty, seen, n, k, total, perms):
+    """Give every unseen board that is not its orbit's canonical member the byte IMAGE
+    (once, before the first pull), so that pull skips it like a seen board, and skips
+    whole blocks again once their canonical boards are reached, instead of testing the
+    orbit of some 400 million boards (5 x 7, one mirror) at every level. Returns the
+    boards marked."""
+    masks = np.empty(BLOCK, dtype=np.uint64)
+    ranks = np.empty(BLOCK, dtype=np.int64)
+    marked = 0
+    for block in range(levels.shape[0] // BLOCK):
+        for j in range(_boards_holding(levels, words, block, 0, n, k, total, masks, ranks)):
+            if canonical(masks[j], perms) != masks[j]:
+                r = ranks[j]
+                levels[r] = np.uint8(IMAGE)
+                seen[r >> 3] |= np.uint8(1) << np.uint8(r & 7)
+                dirty[r >> DIRTY_SHIFT] = 1
+                marked += 1
+    return marked
+
+
+@numba.njit(cache=True, nogil=True)
+def frontier_orbit_bits(levels, words, stored, n, k, total, perms, front):
+    """Add to `front` (frontier_bits of `stored`) the images under `perms` of the
+    canonical boards it marks, so that pull finds a predecessor whichever member of
+    its orbit it is."""
+    masks = np.empty(BLOCK, dtype=np.uint64)
+    ranks = np.empty(BLOCK, dtype=np.int64)
+    for block in range(levels.shape[0] // BLOCK):
+        for j in range(_boards_holding(levels, words, block, stored, n, k, total, masks, ranks)):
+            for f in range(perms.shape[0]):
+                image = rank(transform(masks[j], perms, f))
+                front[image >> 3] |= np.uint8(1) << np.uint8(image & 7)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -285,11 +399,13 @@ def _parent_in(front, board, board_rank, geo, scratch):
 
 
 @numba.njit(cache=True, nogil=True)
-def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, block_lo, block_hi, control):
+def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, perms, block_lo, block_hi, control):
     """Blocks [block_lo, block_hi): every unseen board with a predecessor in `front`
     (frontier_bits of `stored`) gets stored + 1. Predecessors are ranked one at a time
-    (kernels.moved_rank) and the search of a board stops at the first hit. Returns
-    (block reached, boards examined, boards marked)."""
+    (kernels.moved_rank) and the search of a board stops at the first hit. With a
+    stabilizer `perms` the boards that are not canonical must hold IMAGE already
+    (mark_images), `front` holds the frontier's whole orbits, and a new board counts
+    for its orbit. Returns (block reached, boards examined, boards marked)."""
     scratch = np.empty((3, 66), dtype=np.int64)
     new_byte = np.uint8(stored + 1)
     examined = 0
@@ -310,8 +426,8 @@ def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, blo
                 examined += 1
                 found, tried = _parent_in(front, mask, r, geo, scratch)
                 generated += tried
-                if found:
-                    marked += _claim(r, seen, levels, dirty, new_byte)
+                if found and _claim(r, seen, levels, dirty, new_byte):
+                    marked += orbit_size(mask, perms)
             r += 1
             if r >= end:
                 break
@@ -334,6 +450,19 @@ def count_bytes(words, stored, block_lo, block_hi):
 
 
 @numba.njit(cache=True, nogil=True)
+def count_orbits(levels, words, stored, n, k, total, perms):
+    """How many boards the canonical boards holding `stored` stand for, each counting
+    for its whole orbit under `perms`."""
+    masks = np.empty(BLOCK, dtype=np.uint64)
+    ranks = np.empty(BLOCK, dtype=np.int64)
+    count = 0
+    for block in range(levels.shape[0] // BLOCK):
+        for j in range(_boards_holding(levels, words, block, stored, n, k, total, masks, ranks)):
+            count += orbit_size(masks[j], perms)
+    return count
+
+
+@numba.njit(cache=True, nogil=True)
 def level_histogram(levels):
     """How many boards hold each byte value (index 0: unseen; PAD included)."""
     hist = np.zeros(256, dtype=np.int64)
@@ -343,11 +472,12 @@ def level_histogram(levels):
 
 
 @numba.njit(cache=True, nogil=True)
-def path_back(levels, board, geo, reserve):
+def path_back(levels, board, geo, reserve, perms):
     """From a reached board back to the start through predecessors one level lower each
-    step (no parent pointers needed). Returns the boards, board first, start last."""
+    step (no parent pointers needed; a board's level is its canonical member's under
+    `perms`). Returns the boards, board first, start last."""
     board = np.uint64(board)
-    stored = np.int64(levels[rank(board)])
+    stored = np.int64(levels[rank(canonical(board, perms))])
     path = np.empty(max(stored, 1), dtype=np.uint64)
     buf = np.empty(reserve, dtype=np.uint64)
     path[0] = board
@@ -356,7 +486,7 @@ def path_back(levels, board, geo, reserve):
         count = backward_moves(board, geo, buf)
         step = np.uint64(0)
         for i in range(count):
-            if np.int64(levels[rank(buf[i])]) == stored - 1:
+            if np.int64(levels[rank(canonical(buf[i], perms))]) == stored - 1:
                 step = buf[i]
                 break
         if step == 0:
@@ -369,8 +499,8 @@ def path_back(levels, board, geo, reserve):
 
 
 @numba.njit(cache=True, nogil=True)
-def stored_level(levels, board):
-    return np.int64(levels[rank(np.uint64(board))])
+def stored_level(levels, board, perms):
+    return np.int64(levels[rank(canonical(np.uint64(board), perms))])
 
 
 BUCKET_BITS = 10
@@ -384,13 +514,31 @@ class CpuLevelKernels:
     Besides the levels it owns the seen bits (one per board), the frontier bits that
     pull probes (one per board, made at a level's first pull) and, for the `sorted`
     probe only, two batch buffers of uint32 ranks when the boards number under 2^32
-    (5 x 7: 834 M), else int64."""
+    (5 x 7: 834 M), else int64.
+
+    `perms` (symmetry.stabilizer) are the symmetries fixing the start: with any, only
+    one board per orbit is stored (expand_push_orbits; `bits` probe only) and the
+    counts and lookups go through the orbit's canonical member."""
 
     name = "cpu"
 
-    def __init__(self, levels: np.ndarray, dirty: np.ndarray, n: int, k: int, total: int, geo: np.ndarray, reserve: int, probe: str = "bits"):
+    def __init__(
+        self,
+        levels: np.ndarray,
+        dirty: np.ndarray,
+        n: int,
+        k: int,
+        total: int,
+        geo: np.ndarray,
+        reserve: int,
+        probe: str = "bits",
+        perms: np.ndarray | None = None,
+    ):
         if probe not in PROBES:
             raise ValueError(f"probe: expected one of {PROBES}")
+        self.perms = np.zeros((0, 64), dtype=np.int64) if perms is None else np.ascontiguousarray(perms, dtype=np.int64)
+        if self.perms.shape[0] and probe != "bits":
+            raise ValueError("probe: only 'bits' stores one board per orbit")
         self.levels = levels
         self.dirty = dirty
         self.words = levels.view(np.uint64)
@@ -401,6 +549,7 @@ class CpuLevelKernels:
         seen_bits(levels, total, self.seen)
         self.front: np.ndarray | None = None
         self._front_of = -1  # the stored byte `front` marks
+        self._images_marked = False
         dtype = np.uint32 if total <= 2**32 else np.int64
         batch = max(4 * reserve, min(PROBE_BATCH, 64 * total + reserve))
         self.buf = np.empty(batch, dtype=dtype) if probe == "sorted" else None
@@ -423,6 +572,11 @@ class CpuLevelKernels:
         return self.levels.nbytes + self.seen.nbytes + extra
 
     def push(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
+        if self.perms.shape[0]:
+            return expand_push_orbits(
+                self.levels, self.words, self.dirty, self.seen, stored, self.n, self.k, self.total, self.geo,
+                self.perms, block_lo, block_hi, control, self.reserve,
+            )
         if self.probe == "bits":
             return expand_push_bits(
                 self.levels, self.words, self.dirty, self.seen, stored, self.n, self.k, self.total, self.geo,
@@ -436,22 +590,37 @@ class CpuLevelKernels:
             block_lo, block_hi, control, self.reserve, self.buf, self.parted, self.starts, self.shift,
         )
 
+    def mark_images(self) -> int:
+        """Before the first pull with symmetries: mark the boards that are not canonical
+        (mark_images); returns how many were marked."""
+        self._images_marked = True
+        if not self.perms.shape[0]:
+            return 0
+        return int(mark_images(self.levels, self.words, self.dirty, self.seen, self.n, self.k, self.total, self.perms))
+
     def pull(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
+        if not self._images_marked:
+            self.mark_images()
         if self._front_of != stored:  # the boards of a finished level never change
             if self.front is None:
                 self.front = np.zeros(self.words.shape[0], dtype=np.uint8)
             frontier_bits(self.words, stored, self.front)
+            if self.perms.shape[0]:
+                frontier_orbit_bits(self.levels, self.words, stored, self.n, self.k, self.total, self.perms, self.front)
             self._front_of = stored
         return expand_pull(
             self.levels, self.words, self.dirty, self.seen, self.front, stored, self.n, self.k, self.total, self.geo,
-            block_lo, block_hi, control,
+            self.perms, block_lo, block_hi, control,
         )
 
     def count(self, stored: int) -> int:
+        """The boards at byte `stored`, each canonical one counting for its orbit."""
+        if self.perms.shape[0]:
+            return int(count_orbits(self.levels, self.words, stored, self.n, self.k, self.total, self.perms))
         return int(count_bytes(self.words, stored, 0, self.blocks))
 
     def stored_level(self, board: int) -> int:
-        return int(stored_level(self.levels, np.uint64(board)))
+        return int(stored_level(self.levels, np.uint64(board), self.perms))
 
     def path_back(self, board: int) -> list[int]:
-        return [int(b) for b in path_back(self.levels, np.uint64(board), self.geo, self.reserve)]
+        return [int(b) for b in path_back(self.levels, np.uint64(board), self.geo, self.reserve, self.perms)]

@@ -108,8 +108,9 @@ class CoinsPuzzle(Puzzle):
         return pair_svg(instance)
 
     def warm_up(self) -> None:
-        """The level-array kernels (push, pull, path rebuilding) and the two-bit array,
-        on a 4 x 4 board with 6 coins (8,008 boards): the tour's bidir reaches neither."""
+        """The level-array kernels (push, pull, path rebuilding; with every board and
+        with one per orbit) and the two-bit array, on 4 x 4 boards (8,008 boards with
+        6 coins, 12,870 with 8): the tour's bidir reaches none of them."""
         import tempfile
 
         from puzzlelab.puzzles.coins.bfs import LevelArrayRun
@@ -117,16 +118,18 @@ class CoinsPuzzle(Puzzle):
         from puzzlelab.puzzles.coins.two_bit import TwoBitBfs
 
         start = model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2]
-        child = int(forward_list(start, geometry(4, 4), max_moves(16, 6))[0])
+        symmetric = model.rows_to_mask(["o--o", "-oo-", "-oo-", "o--o"], "start")[2]
         with tempfile.TemporaryDirectory(prefix="coins-warm-up-") as folder:
-            for mode in ("auto", "pull"):
-                run = LevelArrayRun(model.Start(4, 4, start), f"{folder}/{mode}")
-                run.run(stop_when_found=False, mode=mode)
-                run.moves(child)
-                run.close()
+            for board in (start, symmetric):
+                for mode in ("auto", "pull"):
+                    run = LevelArrayRun(model.Start(4, 4, board), f"{folder}/{board}-{mode}")
+                    run.run(stop_when_found=False, mode=mode)
+                    run.moves(int(forward_list(board, geometry(4, 4), max_moves(16, 8))[0]))
+                    run.kernels.count(2)
+                    run.close()
         two_bit = TwoBitBfs(4, 4, start)
         two_bit.run()
-        two_bit.moves(child)
+        two_bit.moves(int(forward_list(start, geometry(4, 4), max_moves(16, 6))[0]))
 
     def render_text(self, instance: model.Instance, result: Result | None) -> str | None:
         from puzzlelab.puzzles.coins.render import text_drawing

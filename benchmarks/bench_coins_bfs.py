@@ -46,7 +46,7 @@ def _run_child(conn, start: str, workdir: str, storage: str, mode: str, symmetry
     font = model.fonts()[begin.font]
     targets = {g: font["glyphs"][g] for g in font["order"] if g != begin.glyph}
     wall, cpu = time.perf_counter(), time.process_time()
-    run = LevelArrayRun(begin, workdir, storage=storage, symmetry=symmetry)
+    run = LevelArrayRun(begin, workdir, storage=storage, symmetry=symmetry, resume=False)  # timed from level 0
 
     def progress(event):
         print(f"  {event.phase} {event.message} {100 * (event.fraction or 0):5.1f}%  {event.stats}", flush=True)

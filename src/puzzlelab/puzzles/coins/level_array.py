@@ -24,7 +24,7 @@ batches about 270 and pull 306 on level 14.
 
 When mirrors or turns of the board fix the start (symmetry.py), only each orbit's
 canonical board (the smallest mask) is stored and expanded: push replaces each child
-by its smallest image (expand_push_orbits), pull probes a frontier holding whole
+by its smallest image (expand_push_bits), pull probes a frontier holding whole
 orbits, and the other boards of every orbit hold IMAGE once pull begins (mark_images).
 Counts weigh each board by its orbit; lookups go through the canonical member.
 
@@ -242,14 +242,22 @@ def expand_push(levels, words, dirty, seen, stored, n, k, total, geo, block_lo, 
 
 
 @numba.njit(cache=True, nogil=True)
-def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, block_lo, block_hi, control, reserve):
+def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, perms, block_lo, block_hi, control, reserve):
     """expand_push testing and setting each child's seen bit at once, in the order the
     children are generated: no batch, no sort. The bits (one per board: 104 MB for
     5 x 7) stay in the last-level cache where the 834 MB of levels cannot, so a probe
     costs a few nanoseconds and the child's rank (kernels.forward_move_ranks) is most
     of the work. Measured on 5 x 7: 2.3-3x faster than the sorted batches
-    (bench_coins_bfs.py --compare)."""
+    (bench_coins_bfs.py --compare).
+
+    With a stabilizer `perms` (symmetry.py) the array keeps one board per orbit: the
+    boards expanded are all canonical, each child is replaced by its smallest image
+    before it is probed (symmetry.canonical_move_ranks), so a start with one mirror
+    generates half the children, and a new board counts for its whole orbit."""
+    symmetric = perms.shape[0] > 0
+    perms_all, frame_scratch, index, frame_board, frame_rank = frame_workspace_njit(perms)
     row = np.empty(reserve, dtype=np.int64)
+    masks = np.empty(reserve, dtype=np.uint64)
     scratch = np.empty((3, 66), dtype=np.int64)
     pattern = np.uint64(stored) * _LOW
     new_byte = np.uint8(stored + 1)
@@ -267,51 +275,17 @@ def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, block
         mask = unrank(r, n, k)
         while True:
             if levels[r] == stored:
-                count = forward_move_ranks(mask, r, geo, row, scratch)
+                if symmetric:
+                    count = canonical_move_ranks(mask, r, geo, perms_all, frame_scratch, index, frame_board, frame_rank, row, masks)
+                    for i in range(count):
+                        if _claim(row[i], seen, levels, dirty, new_byte):
+                            marked += orbit_size(masks[i], perms)
+                else:
+                    count = forward_move_ranks(mask, r, geo, row, scratch)
+                    for i in range(count):
+                        marked += _claim(row[i], seen, levels, dirty, new_byte)
                 generated += count
                 expanded += 1
-                for i in range(count):
-                    marked += _claim(row[i], seen, levels, dirty, new_byte)
-            r += 1
-            if r >= end:
-                break
-            mask = next_subset(mask)
-    control[NODES] += generated
-    return block_hi, expanded, marked
-
-
-@numba.njit(cache=True, nogil=True)
-def expand_push_orbits(levels, words, dirty, seen, stored, n, k, total, geo, perms, block_lo, block_hi, control, reserve):
-    """expand_push_bits keeping one board per orbit of the start's stabilizer `perms`
-    (symmetry.py): the boards expanded are all canonical, and each child is replaced by
-    its smallest image before it is probed (symmetry.canonical_move_ranks), so a start
-    with one mirror generates half the children. A new board counts for its whole
-    orbit in `marked`."""
-    perms_all, scratch, index, frame_board, frame_rank = frame_workspace_njit(perms)
-    ranks = np.empty(reserve, dtype=np.int64)
-    masks = np.empty(reserve, dtype=np.uint64)
-    pattern = np.uint64(stored) * _LOW
-    new_byte = np.uint8(stored + 1)
-    expanded = 0
-    marked = 0
-    generated = 0
-    for block in range(block_lo, block_hi):
-        if (block & 1023) == 0 and should_stop(control):
-            control[NODES] += generated
-            return block, expanded, marked
-        if not _block_has(words, block, pattern):
-            continue
-        r = block * 64
-        end = min(r + 64, total)
-        mask = unrank(r, n, k)
-        while True:
-            if levels[r] == stored:
-                count = canonical_move_ranks(mask, r, geo, perms_all, scratch, index, frame_board, frame_rank, ranks, masks)
-                generated += count
-                expanded += 1
-                for i in range(count):
-                    if _claim(ranks[i], seen, levels, dirty, new_byte):
-                        marked += orbit_size(masks[i], perms)
             r += 1
             if r >= end:
                 break
@@ -517,7 +491,7 @@ class CpuLevelKernels:
     (5 x 7: 834 M), else int64.
 
     `perms` (symmetry.stabilizer) are the symmetries fixing the start: with any, only
-    one board per orbit is stored (expand_push_orbits; `bits` probe only) and the
+    one board per orbit is stored (expand_push_bits; `bits` probe only) and the
     counts and lookups go through the orbit's canonical member."""
 
     name = "cpu"
@@ -572,15 +546,10 @@ class CpuLevelKernels:
         return self.levels.nbytes + self.seen.nbytes + extra
 
     def push(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
-        if self.perms.shape[0]:
-            return expand_push_orbits(
-                self.levels, self.words, self.dirty, self.seen, stored, self.n, self.k, self.total, self.geo,
-                self.perms, block_lo, block_hi, control, self.reserve,
-            )
         if self.probe == "bits":
             return expand_push_bits(
                 self.levels, self.words, self.dirty, self.seen, stored, self.n, self.k, self.total, self.geo,
-                block_lo, block_hi, control, self.reserve,
+                self.perms, block_lo, block_hi, control, self.reserve,
             )
         if self.probe == "direct":
             out = expand_push_direct(self.levels, self.words, self.dirty, stored, self.n, self.k, self.total, self.geo, block_lo, block_hi, control, self.reserve)

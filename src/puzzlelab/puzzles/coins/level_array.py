@@ -328,11 +328,7 @@ def mark_images(levels, words, dirty, seen, n, k, total, perms):
     for block in range(levels.shape[0] // BLOCK):
         for j in range(_boards_holding(levels, words, block, 0, n, k, total, masks, ranks)):
             if canonical(masks[j], perms) != masks[j]:
-                r = ranks[j]
-                levels[r] = np.uint8(IMAGE)
-                seen[r >> 3] |= np.uint8(1) << np.uint8(r & 7)
-                dirty[r >> DIRTY_SHIFT] = 1
-                marked += 1
+                marked += _claim(ranks[j], seen, levels, dirty, np.uint8(IMAGE))
     return marked
 
 

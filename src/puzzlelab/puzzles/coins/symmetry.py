@@ -63,20 +63,12 @@ def board_symmetries(width: int, height: int) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def _apply(mask: int, perm: np.ndarray) -> int:
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= 1 << int(perm[low.bit_length() - 1])
-        mask ^= low
-    return out
-
-
 def stabilizer(board: int, width: int, height: int) -> tuple[list[str], np.ndarray]:
     """The symmetries that map `board` onto itself: (names, perms of shape (t, 64))."""
-    kept = [(name, perm) for name, perm in board_symmetries(width, height) if _apply(board, perm) == board]
-    perms = np.array([perm for _, perm in kept], dtype=np.int64).reshape(len(kept), 64)
-    return [name for name, _ in kept], perms
+    symmetries = board_symmetries(width, height)
+    every = np.array([perm for _, perm in symmetries], dtype=np.int64)
+    kept = [f for f in range(len(symmetries)) if int(transform(np.uint64(board), every, f)) == board]
+    return [symmetries[f][0] for f in kept], every[kept].reshape(len(kept), 64)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

@@ -34,11 +34,12 @@ class BudgetExceeded(RuntimeError):
     """A count or a proof ran out of its budget before it was complete."""
 
 
-def level_minimum(n: int, level: int, *, budget: Budget | None = None, symmetry: bool = True, encoding: str = "seqcounter") -> tuple[int, list[int]]:
+def level_minimum(n: int, level: int, *, budget: Budget | None = None, symmetry: bool | str = "lex", encoding: str = "seqcounter") -> tuple[int, list[int]]:
     """(lowest level-`level` penalty, a level grid reaching it), proven by UNSAT.
 
     Level 5 is the whole puzzle (its penalty is the final one). Symmetry breaking is
-    sound here (it only removes rotated copies)."""
+    sound here (it only removes rotated and mirrored copies); see sat_encoding for the
+    choices."""
     budget = budget or Budget()
     geometry = hexagon(n)
     enc = HexEncoding(geometry, top=level, symmetry=symmetry)

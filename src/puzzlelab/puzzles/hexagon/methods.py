@@ -8,6 +8,7 @@ from typing import Any
 
 from puzzlelab.core.puzzle import Method, Option
 from puzzlelab.core.result import Result
+from puzzlelab.puzzles.hexagon.sat_encoding import SYMMETRY_CHOICES
 
 ENCODING_CHOICES = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
 
@@ -18,7 +19,7 @@ SAT_OPTIONS = (
     Option("break", "int", 0, "fix two 1s near the centre: 1 = centre and one 3 away, 2 = a centre neighbour and one more (not sound for proofs)", choices=(0, 1, 2)),
     Option("levels", "int", 5, "search the values 1..k only (level-k penalty), complete the rest; k = 5 is the whole puzzle", minimum=1, maximum=5),
     Option("encoding", "str", "totalizer", "PySAT cardinality encoding of the penalty bound", choices=ENCODING_CHOICES),
-    Option("symmetry", "bool", True, "sound symmetry breaking: the centre or its right neighbour holds 1"),
+    Option("symmetry", "str", "lex", "sound symmetry breaking: lex = one grid per orbit of the 12 symmetries (lex-leader), centre = the centre or its right neighbour holds 1, none; off with --break", choices=SYMMETRY_CHOICES),
     Option("target", "int", None, "stop once this raw score is reached", minimum=0),
 )
 

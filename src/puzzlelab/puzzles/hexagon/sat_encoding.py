@@ -20,8 +20,10 @@ edge distance >= d except `inner` of them in all (counted by a small totalizer w
 unary outputs join the main count) and one at each distance listed in `allow_at` (an
 indicator per distance joins the count). `break_=1|2` fixes two 1s near the centre in
 the pattern of the plane's perfect 7-cluster tiling (q + 3s = 0 mod 7): not sound for a
-proof. `symmetry` adds the sound clause "the centre or its right neighbour holds 1"
-(rotate any grid so that it does). `fixed` pins cells (values above `top` pin "more than
+proof. `symmetry` is sound symmetry breaking, one of SYMMETRY_CHOICES: "centre" adds the
+clause "the centre or its right neighbour holds 1" (rotate any grid so that it does);
+"lex" adds lex-leader clauses for all twelve symmetries (symmetry.py), one grid per
+orbit; "none" adds nothing (True and False mean "centre" and "none"). `fixed` pins cells (values above `top` pin "more than
 top"); `active` limits the constraints to a set of cells (the region `improve` re-solves).
 """
 
@@ -31,8 +33,22 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from puzzlelab.puzzles.hexagon.model import Hexagon
+from puzzlelab.puzzles.hexagon.symmetry import cell_symmetries, lex_leader_clauses
 
-__all__ = ["HexEncoding", "unary_count", "BREAK_CELLS"]
+__all__ = ["HexEncoding", "unary_count", "BREAK_CELLS", "SYMMETRY_CHOICES", "symmetry_mode"]
+
+SYMMETRY_CHOICES = ("none", "centre", "lex")
+
+
+def symmetry_mode(value: bool | str | None) -> str:
+    """One of SYMMETRY_CHOICES from an option value (booleans: the older on/off form)."""
+    if value is True:
+        return "centre"
+    if value is False or value is None:
+        return "none"
+    if value not in SYMMETRY_CHOICES:
+        raise ValueError(f"symmetry must be one of {SYMMETRY_CHOICES}, got {value!r}")
+    return value
 
 # Axial offsets of the two 1s fixed by --break 1 / --break 2 (centre = (0, 0)).
 BREAK_CELLS = {1: ((0, 0), (1, 2)), 2: ((1, 0), (0, -2))}
@@ -78,7 +94,7 @@ class HexEncoding:
     inner: int = 0
     allow_at: tuple[int, ...] = ()
     break_: int = 0
-    symmetry: bool = False
+    symmetry: bool | str = False
     fixed: dict[int, int] | None = None
     active: Iterable[int] | None = None
     ladder: bool = True
@@ -180,9 +196,15 @@ class HexEncoding:
                     add([-self.x(cell, v)])
                 if self.ladder:
                     add([self.more(cell, self.top)])
-        if self.symmetry and g.n >= 2 and not self.fixed and not self.break_:
+        mode = symmetry_mode(self.symmetry)
+        if mode == "none" or g.n < 2 or self.fixed or self.break_ or self.active is not None:
+            return
+        if mode == "centre":
             right = g.cell_at(1, 0)
             add([self.x(g.centre, 1), self.x(right, 1)])
+        else:  # rings and allowed distances are symmetric, so --ring keeps it sound
+            centre_out = sorted(range(g.cells), key=lambda c: (-int(g.ring[c]), c))
+            lex_leader_clauses(cell_symmetries(g), centre_out, self.top, self.x, self.new_var, self.clauses)
 
     def _restrict(self, edge_ids: list[int]) -> None:
         g, add = self.geometry, self.clauses.append

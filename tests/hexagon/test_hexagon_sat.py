@@ -5,9 +5,10 @@ import itertools
 
 import pytest
 
+from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Status
 from puzzlelab.puzzles.hexagon import PUZZLE
-from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, hexagon
+from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.puzzle import level_table, published_arguments, published_table
 from puzzlelab.puzzles.hexagon.sat import sat_search
 from puzzlelab.puzzles.hexagon.scoring import penalty_edges, raw_score
@@ -121,3 +122,25 @@ def test_target_is_asked_for_at_once_and_an_unsat_target_is_a_lower_bound():
     target_step = summary["steps"][1]
     assert target_step["kind"] == "target" and target_step["sat"] is False and target_step["bound"] == 2
     assert summary["penalty"] == summary["lower"] == 3 and summary["proven"] == "optimal"
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_a_given_grid_is_the_first_bound_and_is_improved_to_a_proof(n):
+    """An all-ones grid (raw 0, valid) starts the search instead of the first SAT
+    answer; the run still ends at the published optimum, proven. An optimal grid given
+    back is proven optimal through level 3 with a single UNSAT call."""
+    ones = PUZZLE.parse(format_grid(n, [1] * hexagon(n).cells))
+    result = PUZZLE.solve(ones, "sat", budget=300)
+    published = int(published_table()[n]["best_raw_score"])
+    assert result.status is Status.OPTIMAL and result.verified and result.value == published
+    again = PUZZLE.solve(PUZZLE.parse(result.solution), "sat", budget=300, levels=3)
+    assert again.status is Status.OPTIMAL and again.verified and again.value == published
+    level3 = level_table()[n][2]
+    if level3 == result.stats["penalty"]:
+        assert again.stats["steps"] == 1 and again.stats["sat_calls"][0]["sat"] is False
+
+
+def test_a_given_grid_is_refused_by_restricted_sat_runs():
+    grid = PUZZLE.parse(format_grid(4, [1] * hexagon(4).cells))
+    with pytest.raises(InvalidInstance, match="unrestricted"):
+        PUZZLE.solve(grid, "sat", budget=60, ring=3)

@@ -100,11 +100,16 @@ def sat_search(
     seed: int = 0,
     budget: Budget | None = None,
     report: Callable[[dict[str, Any]], None] | None = None,
+    start: list[int] | None = None,
 ) -> dict[str, Any]:
     """Close in on the least (level) penalty; returns a summary dict: grid, penalty,
     raw, proven ('optimal' | 'level' | 'restricted' | 'infeasible' | None), lower
     (proven lower bound on the level penalty, hence on the final one when
-    unrestricted), steps (every SAT call: bound, answer, seconds)."""
+    unrestricted), steps (every SAT call: bound, answer, seconds).
+
+    `start`, a valid grid (unrestricted runs only), is the first upper bound instead of
+    the first SAT answer: the next call asks for one penalty fewer, so proving a grid
+    optimal (through level k) is a single UNSAT call when it is."""
     budget = budget or Budget()
     started = time.perf_counter()
     geometry = hexagon(n)
@@ -121,7 +126,7 @@ def sat_search(
         inner=int(options.get("inner") or 0),
         allow_at=tuple(options.get("allow_at") or ()),
         break_=break_,
-        symmetry=bool(options.get("symmetry", True)),
+        symmetry=options.get("symmetry", "lex"),
         ladder=bool(options.get("ladder", True)),
     )
     solver = BoundedSolver(encoding.clauses, encoding.count_lits, encoding.n_vars, options.get("encoding") or DEFAULT_ENCODING, seed)
@@ -174,10 +179,18 @@ def sat_search(
         return budget.expired() or (target_penalty is not None and state["penalty"] is not None and state["penalty"] <= target_penalty)
 
     try:
-        if not timed_solve(None, "first"):
+        if start is not None:
+            if restricted:
+                raise ValueError("a start grid bounds only unrestricted runs (no --ring or --break)")
+            state["grid"], state["penalty"] = list(start), len(penalty_edges(geometry, start))
+            upper = state["level_penalty"] = level_penalty(geometry, start, top)
+            if report is not None:
+                report(summary(False))
+        elif not timed_solve(None, "first"):
             state["proven"] = "infeasible"
             return summary(True)
-        upper = found()
+        else:
+            upper = found()
         lower = 0
         if target_penalty is not None and upper > target_penalty and not stop():
             # Ask for the target at once, stopping after part of the time: one call at
@@ -195,7 +208,8 @@ def sat_search(
             elif answer is False:
                 lower = target_penalty + 1
                 proven_lower(lower)
-        lower, upper = descend(timed_solve, found, upper=upper, estimate=penalty_estimate(n, top), stop=stop, on_unsat=proven_lower, lower=lower)
+        estimate = None if start is not None else penalty_estimate(n, top)
+        lower, upper = descend(timed_solve, found, upper=upper, estimate=estimate, stop=stop, on_unsat=proven_lower, lower=lower)
         if lower >= upper:
             state["lower"] = upper
         # Levels < 5: list the level grids below the best final penalty and complete each.
@@ -223,8 +237,8 @@ def sat_search(
 # ------------------------------------------------------------------- worker plumbing
 
 
-def _sat_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget, interim) -> dict[str, Any]:
-    return sat_search(n, options, seed=seed, budget=budget, report=interim)
+def _sat_task(n: int, options: dict[str, Any], seed: int, start: list[int] | None, *, budget: Budget, interim) -> dict[str, Any]:
+    return sat_search(n, options, seed=seed, budget=budget, report=interim, start=start)
 
 
 def describe_restrictions(options: dict[str, Any]) -> str:
@@ -323,7 +337,9 @@ def result_from_worker(n: int, summary: dict[str, Any] | None, method: str, seco
 
 
 def run_sat(instance, *, budget: Budget, progress, seed: int = 0, **options) -> Result:
-    """Method entry: the search in a worker process under the budget."""
+    """Method entry: the search in a worker process under the budget. A given grid (the
+    instance's start) is the first upper bound: `solve grid.txt --method sat --levels 3`
+    tries to prove it optimal through level 3."""
     n = instance.n
     _check_options(n, options)
     started = time.perf_counter()
@@ -331,7 +347,12 @@ def run_sat(instance, *, budget: Budget, progress, seed: int = 0, **options) -> 
     def on_interim(value: dict[str, Any]) -> None:
         progress(Progress(phase="sat", message=f"penalty {value['penalty']}", best=value["raw"]))
 
-    summary = run_in_worker(_sat_task, (n, dict(options), seed), budget, on_interim)
+    start = None if instance.start is None else list(instance.start)
+    if start is not None and (options.get("ring") is not None or options.get("break")):
+        from puzzlelab.core.puzzle import InvalidInstance
+
+        raise InvalidInstance("a given grid bounds only unrestricted sat runs: drop --ring/--break, or use --method improve", "grid")
+    summary = run_in_worker(_sat_task, (n, dict(options), seed, start), budget, on_interim)
     return result_from_search(n, summary, options, "sat", time.perf_counter() - started)
 
 

@@ -140,7 +140,10 @@ def test_a_given_grid_is_the_first_bound_and_is_improved_to_a_proof(n):
         assert again.stats["steps"] == 1 and again.stats["sat_calls"][0]["sat"] is False
 
 
-def test_a_given_grid_is_refused_by_restricted_sat_runs():
+def test_a_given_grid_is_refused_by_restricted_sat_runs_and_when_it_breaks_the_rule():
     grid = PUZZLE.parse(format_grid(4, [1] * hexagon(4).cells))
     with pytest.raises(InvalidInstance, match="unrestricted"):
         PUZZLE.solve(grid, "sat", budget=60, ring=3)
+    twos = PUZZLE.parse(format_grid(2, [2] * hexagon(2).cells))  # no 1 anywhere
+    with pytest.raises(InvalidInstance, match="row 1, cell 1 holds 2 but no neighbour holds 1"):
+        PUZZLE.solve(twos, "sat", budget=60)

@@ -103,19 +103,12 @@ def _improve_task(n, start, options, seed, *, budget, interim):
 
 def run_improve(instance, *, budget: Budget, progress, seed: int = 0, radius: int = 3, rounds: int = 0) -> Result:
     from puzzlelab.puzzles.hexagon.beam import beam_search
-    from puzzlelab.puzzles.hexagon.sat import result_from_worker, run_in_worker
+    from puzzlelab.puzzles.hexagon.sat import given_grid, result_from_worker, run_in_worker
 
     n = instance.n
     started = time.perf_counter()
-    if instance.start is not None:
-        start = [int(v) for v in instance.start]
-        from puzzlelab.puzzles.hexagon.verify import rule_violation
-
-        problem = rule_violation(n, start)
-        if problem:
-            from puzzlelab.core.puzzle import InvalidInstance
-
-            raise InvalidInstance(f"grid: not a valid grid to improve: {problem}", "grid")
+    start = given_grid(instance, "to improve")
+    if start is not None:
         origin = "given grid"
     else:
         found = beam_search(n, width=200, order="spiral", top=5, seed=seed, budget=budget.sub(fraction=0.3))

@@ -30,7 +30,7 @@ from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.sat_solver import SOLVER, BoundedSolver, PenaltyBound, descend, new_solver
 from puzzlelab.puzzles.hexagon.scoring import level_penalty, penalty_edges, upper_bound
 
-__all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "complete_partial", "run_sat", "run_in_worker", "result_from_search", "result_from_worker"]
+__all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "given_grid", "complete_partial", "run_sat", "run_in_worker", "result_from_search", "result_from_worker"]
 
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
 DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
@@ -347,13 +347,28 @@ def run_sat(instance, *, budget: Budget, progress, seed: int = 0, **options) -> 
     def on_interim(value: dict[str, Any]) -> None:
         progress(Progress(phase="sat", message=f"penalty {value['penalty']}", best=value["raw"]))
 
-    start = None if instance.start is None else list(instance.start)
+    start = given_grid(instance, "to start from")
     if start is not None and (options.get("ring") is not None or options.get("break")):
         from puzzlelab.core.puzzle import InvalidInstance
 
         raise InvalidInstance("a given grid bounds only unrestricted sat runs: drop --ring/--break, or use --method improve", "grid")
     summary = run_in_worker(_sat_task, (n, dict(options), seed, start), budget, on_interim)
     return result_from_search(n, summary, options, "sat", time.perf_counter() - started)
+
+
+def given_grid(instance, purpose: str) -> list[int] | None:
+    """The instance's grid as cell values, None when none was given; a grid that breaks
+    the rule is refused (the parser keeps such grids so `verify` can report them)."""
+    if instance.start is None:
+        return None
+    from puzzlelab.core.puzzle import InvalidInstance
+    from puzzlelab.puzzles.hexagon.verify import rule_violation
+
+    values = [int(v) for v in instance.start]
+    problem = rule_violation(instance.n, values)
+    if problem:
+        raise InvalidInstance(f"grid: not a valid grid {purpose}: {problem}", "grid")
+    return values
 
 
 def _check_options(n: int, options: dict[str, Any]) -> None:

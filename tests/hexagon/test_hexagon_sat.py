@@ -124,7 +124,7 @@ def test_target_is_asked_for_at_once_and_an_unsat_target_is_a_lower_bound():
     assert summary["penalty"] == summary["lower"] == 3 and summary["proven"] == "optimal"
 
 
-@pytest.mark.parametrize("n", [4, 5])
+@pytest.mark.parametrize("n", [4, pytest.param(5, marks=pytest.mark.slow)])
 def test_a_given_grid_is_the_first_bound_and_is_improved_to_a_proof(n):
     """An all-ones grid (raw 0, valid) starts the search instead of the first SAT
     answer; the run still ends at the published optimum, proven. An optimal grid given

@@ -1,6 +1,7 @@
 """A load test on loopback: 50 jobs posted at once to a real `puzzlelab serve`. Bounded
 in count (50) and time (180 s); every job must end and be reported, no worker process
-may outlive the service, and the median time to answer is printed."""
+may outlive the service, and the median time to answer is printed. About 36 s (server
+start included), so it is `slow`: `pytest -m slow tests/service/test_service_load.py`."""
 
 import os
 import statistics
@@ -8,10 +9,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
 JOBS = 50
 
 
+@pytest.mark.slow
 def test_fifty_jobs_at_once(server, capsys):
     def post(i: int):
         started = time.monotonic()

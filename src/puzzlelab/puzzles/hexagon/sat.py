@@ -108,8 +108,8 @@ def sat_search(
     unrestricted), steps (every SAT call: bound, answer, seconds).
 
     `start`, a valid grid (unrestricted runs only), is the first upper bound instead of
-    the first SAT answer: the next call asks for one penalty fewer, so proving a grid
-    optimal (through level k) is a single UNSAT call when it is."""
+    the first SAT answer: when it is below the estimate, the next call asks for one
+    penalty fewer, so proving a grid optimal (through level k) is one UNSAT call."""
     budget = budget or Budget()
     started = time.perf_counter()
     geometry = hexagon(n)
@@ -208,8 +208,7 @@ def sat_search(
             elif answer is False:
                 lower = target_penalty + 1
                 proven_lower(lower)
-        estimate = None if start is not None else penalty_estimate(n, top)
-        lower, upper = descend(timed_solve, found, upper=upper, estimate=estimate, stop=stop, on_unsat=proven_lower, lower=lower)
+        lower, upper = descend(timed_solve, found, upper=upper, estimate=penalty_estimate(n, top), stop=stop, on_unsat=proven_lower, lower=lower)
         if lower >= upper:
             state["lower"] = upper
         # Levels < 5: list the level grids below the best final penalty and complete each.

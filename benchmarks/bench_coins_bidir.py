@@ -10,6 +10,7 @@ detectors (hash table against two bits a ranked board) side by side.
 Each puzzle runs in a forked child, so its peak RSS is its own (the parent's ~0.2 GB of
 numba and numpy are included in it). Run with nice on a shared machine:
     nice -n 10 python benchmarks/bench_coins_bidir.py [--only 5x9] [--limit N] [--stride N]
+        [--budget S] [--memory-mb M] [--names font5x7:1-/,font5x7:U-I]
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ def main() -> None:
     parser.add_argument("--memory-mb", type=int, default=2560)
     parser.add_argument("--budget", type=float, default=900.0, help="seconds per puzzle")
     parser.add_argument("--dedup-sample", type=int, default=8)
+    parser.add_argument("--names", default=None, help="comma-separated puzzles (e.g. font5x7:1-/,font5x7:U-I) instead of the table's")
     args = parser.parse_args()
     published = model.published_lengths()
     report: dict = {"benchmark": "coins_bidir", "memory_mb": args.memory_mb, "note": "shared 2-core machine; wall and cpu seconds"}
@@ -136,6 +138,12 @@ def main() -> None:
             names = [n for n in published if n.startswith("font5x7")]
         else:
             names = [n for n in published if n.startswith("font5x9") and published[n] <= args.max_moves_5x9]
+        if args.names:
+            wanted = set(args.names.split(","))
+            unknown = wanted - set(published)
+            if unknown:
+                raise SystemExit(f"--names: not in the published sample table: {sorted(unknown)}")
+            names = [n for n in names if n in wanted]
         names.sort(key=lambda n: (published[n], n))
         names = names[:: max(1, args.stride)]
         if args.limit:

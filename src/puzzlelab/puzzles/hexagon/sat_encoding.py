@@ -23,7 +23,8 @@ the pattern of the plane's perfect 7-cluster tiling (q + 3s = 0 mod 7): not soun
 proof. `symmetry` is sound symmetry breaking, one of SYMMETRY_CHOICES: "centre" adds the
 clause "the centre or its right neighbour holds 1" (rotate any grid so that it does);
 "lex" adds lex-leader clauses for all twelve symmetries (symmetry.py), one grid per
-orbit; "none" adds nothing (True and False mean "centre" and "none"). `fixed` pins cells (values above `top` pin "more than
+orbit; "none" adds nothing (True and False mean "centre" and "none"). Both are off with
+`break_`, `fixed` or `active`. `fixed` pins cells (values above `top` pin "more than
 top"); `active` limits the constraints to a set of cells (the region `improve` re-solves).
 """
 

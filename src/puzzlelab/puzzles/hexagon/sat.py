@@ -34,7 +34,8 @@ __all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "given
 
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
 DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
-TARGET_SHARE = 0.5  # of the time left, spent asking for a --target penalty at once
+TARGET_SHARE = 0.25  # of the time left, spent asking for a --target penalty at once (n = 10:
+# reached by the descent in about 300 s wall after a stalled target call; 0.5 left it 727 at 300 s)
 TARGET_SECONDS = 300.0  # the same, when the budget has no deadline
 
 

@@ -34,8 +34,8 @@ __all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "given
 
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
 DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
-TARGET_SHARE = 0.25  # of the time left, spent asking for a --target penalty at once (n = 10:
-# reached by the descent in about 300 s wall after a stalled target call; 0.5 left it 727 at 300 s)
+TARGET_SHARE = 0.25  # of the time left, spent asking for a --target penalty at once: where that
+# call stalls (n = 10, -r 5 -I 6 -b 2), the descent needs the rest (728 in 714 s of a 900 s run)
 TARGET_SECONDS = 300.0  # the same, when the budget has no deadline
 
 

@@ -110,6 +110,33 @@ def test_budget_ends_with_the_best_so_far():
         assert result.verified and result.value <= 576
 
 
+def test_a_long_proof_call_reports_progress_and_a_stopped_call_proves_nothing(monkeypatch):
+    """The proof of n = 5 through level 3 with the one-clause symmetry breaking is one
+    UNSAT call of thousands of conflicts. In rounds of 200 conflicts it reports what it is asking
+    after every round; stopped by the budget mid-call it must not count as UNSAT."""
+    from puzzlelab.core.result import Budget
+    from puzzlelab.puzzles.hexagon import sat
+
+    found = sat_search(5, {"levels": 3})
+    assert found["proven"] == "optimal"
+    full = found["grid"]
+    # the whole proof, in small rounds: the same answer, and a report per round
+    monkeypatch.setattr(sat, "ROUND_CONFLICTS", 200)
+    reports = []
+    whole = sat_search(5, {"levels": 3, "symmetry": "centre"}, start=full, report=reports.append)
+    asking = [r["asking"] for r in reports if r["asking"]]
+    assert whole["proven"] == "optimal" and whole["lower"] == found["lower"] and len(whole["steps"]) == 1
+    assert len(asking) >= 2 and asking[-1]["conflicts"] > asking[0]["conflicts"] > 0
+    assert asking[-1]["bound"] == whole["steps"][0]["bound"] == found["lower"] - 1
+    assert "conflicts" in sat.progress_message(reports[-2]) and "penalty" in sat.progress_message(reports[-2])
+    # the same call stopped by the budget: no answer, no lower bound, not proven
+    stopped = sat_search(5, {"levels": 3, "symmetry": "centre"}, start=full, budget=Budget(0.05))
+    assert stopped["steps"][-1]["sat"] is None
+    assert stopped["lower"] is None and stopped["proven"] is None and stopped["grid"] == full
+    result = sat.result_from_search(5, stopped, {"levels": 3}, "sat", 0.1)
+    assert result.status is Status.FEASIBLE
+
+
 def test_target_is_asked_for_at_once_and_an_unsat_target_is_a_lower_bound():
     # reachable target: one bounded call at the target penalty after the first grid
     summary = sat_search(7, {"ring": 4, "inner": 1, "target": 325})

@@ -13,9 +13,12 @@ level bound is proven, the level-k grids below the best final penalty are enumer
 and completed one by one, so an exhausted enumeration proves the best final grid
 optimal (how the write-up proved n = 11 from level 2).
 
-CaDiCaL cannot be stopped by a timer, so `run_sat` runs the search in a worker process
+Each SAT call of the search runs in rounds of ROUND_CONFLICTS conflicts: after a round
+it reports the question it is asking (a proof is one call that can run for hours) and
+gives up once the budget is over; a call given up proves nothing. CaDiCaL itself cannot
+be stopped by a timer, so `run_sat` also runs the search in a worker process
 (core/parallel.py) that reports every better grid as it is found; when the budget ends
-the worker is terminated and the last reported grid is the answer.
+the worker is terminated if it has not stopped, and the last reported grid is the answer.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexago
 TARGET_SHARE = 0.25  # of the time left, spent asking for a --target penalty at once: where that
 # call stalls (n = 10, -r 5 -I 6 -b 2), the descent needs the rest (728 in 714 s of a 900 s run)
 TARGET_SECONDS = 300.0  # the same, when the budget has no deadline
+ROUND_CONFLICTS = 50_000  # conflicts per round of a SAT call (a few seconds): progress, budget
 
 
 def penalty_estimate(n: int, top: int) -> int:
@@ -132,7 +136,7 @@ def sat_search(
     )
     solver = BoundedSolver(encoding.clauses, encoding.count_lits, encoding.n_vars, options.get("encoding") or DEFAULT_ENCODING, seed)
     steps: list[dict[str, Any]] = []
-    state: dict[str, Any] = {"grid": None, "penalty": None, "level_penalty": None, "lower": None, "proven": None, "partial": None}
+    state: dict[str, Any] = {"grid": None, "penalty": None, "level_penalty": None, "lower": None, "proven": None, "partial": None, "asking": None}
 
     def summary(final: bool) -> dict[str, Any]:
         return {
@@ -151,12 +155,25 @@ def sat_search(
             "card_clauses": solver.card_clauses,
             "rebuilds": solver.rebuilds,
             "final": final,
+            "asking": state["asking"],
             "seconds": round(time.perf_counter() - started, 3),
         }
 
-    def timed_solve(bound: int | None, kind: str = "descend") -> bool:
+    def timed_solve(bound: int | None, kind: str = "descend", until: Callable[[], bool] | None = None) -> bool | None:
+        """One SAT call in rounds of ROUND_CONFLICTS: after each round the question being
+        asked is reported (a proof can run for hours with no better grid to show), and
+        the call gives up with None once the budget (or `until`) is over."""
         t0 = time.perf_counter()
-        answer = solver.solve(bound)
+        conflicts0 = solver.conflicts()
+
+        def after_round() -> bool:
+            if report is not None:
+                state["asking"] = {"kind": kind, "bound": bound, "seconds": round(time.perf_counter() - t0, 1), "conflicts": solver.conflicts() - conflicts0}
+                report(summary(False))
+            return budget.expired() or (until is not None and until())
+
+        answer = solver.solve_until(bound, after_round, ROUND_CONFLICTS)
+        state["asking"] = None
         steps.append({"kind": kind, "bound": bound, "sat": answer, "seconds": round(time.perf_counter() - t0, 3)})
         return answer
 
@@ -187,10 +204,13 @@ def sat_search(
             upper = state["level_penalty"] = level_penalty(geometry, start, top)
             if report is not None:
                 report(summary(False))
-        elif not timed_solve(None, "first"):
-            state["proven"] = "infeasible"
-            return summary(True)
         else:
+            first = timed_solve(None, "first")
+            if first is None:  # out of time before any grid
+                return summary(True)
+            if not first:
+                state["proven"] = "infeasible"
+                return summary(True)
             upper = found()
         lower = 0
         if target_penalty is not None and upper > target_penalty and not stop():
@@ -201,9 +221,7 @@ def sat_search(
             # it can stall, and then the descent takes over for the other half.
             share = budget.seconds_left() * TARGET_SHARE if budget.limited else TARGET_SECONDS
             phase_end = time.perf_counter() + share
-            t0 = time.perf_counter()
-            answer = solver.solve_until(target_penalty, lambda: budget.expired() or time.perf_counter() > phase_end)
-            steps.append({"kind": "target", "bound": target_penalty, "sat": answer, "seconds": round(time.perf_counter() - t0, 3)})
+            answer = timed_solve(target_penalty, "target", until=lambda: time.perf_counter() > phase_end)
             if answer:
                 upper = min(upper, found())
             elif answer is False:
@@ -215,7 +233,10 @@ def sat_search(
         # Levels < 5: list the level grids below the best final penalty and complete each.
         if state["lower"] is not None and top < 5 and state["penalty"] > state["lower"] and not options.get("lower_only"):
             while not stop():
-                if not timed_solve(state["penalty"] - 1, "enumerate"):
+                answer = timed_solve(state["penalty"] - 1, "enumerate")
+                if answer is None:
+                    break
+                if not answer:
                     state["lower"] = state["penalty"]
                     break
                 partial = encoding.decode(solver.model())
@@ -345,7 +366,7 @@ def run_sat(instance, *, budget: Budget, progress, seed: int = 0, **options) -> 
     started = time.perf_counter()
 
     def on_interim(value: dict[str, Any]) -> None:
-        progress(Progress(phase="sat", message=f"penalty {value['penalty']}", best=value["raw"]))
+        progress(Progress(phase="sat", message=progress_message(value), best=value["raw"]))
 
     start = given_grid(instance, "to start from")
     if start is not None and (options.get("ring") is not None or options.get("break")):
@@ -354,6 +375,18 @@ def run_sat(instance, *, budget: Budget, progress, seed: int = 0, **options) -> 
         raise InvalidInstance("a given grid bounds only unrestricted sat runs: drop --ring/--break, or use --method improve", "grid")
     summary = run_in_worker(_sat_task, (n, dict(options), seed, start), budget, on_interim)
     return result_from_search(n, summary, options, "sat", time.perf_counter() - started)
+
+
+def progress_message(summary: dict[str, Any]) -> str:
+    """'penalty 20 (proven >= 18); asking <= 19 penalties: 1.2M conflicts, 95 s'."""
+    parts = ["no grid yet" if summary.get("penalty") is None else f"penalty {summary['penalty']}"]
+    if summary.get("lower") is not None:
+        parts[0] += f" (level {summary.get('level')} proven >= {summary['lower']})"
+    asking = summary.get("asking")
+    if asking:
+        question = "any grid" if asking["bound"] is None else f"<= {asking['bound']} penalties at level {summary.get('level')}"
+        parts.append(f"{asking['kind']}: {question}, {asking['conflicts'] / 1e6:.2f}M conflicts, {asking['seconds']:.0f} s")
+    return "; ".join(parts)
 
 
 def given_grid(instance, purpose: str) -> list[int] | None:

@@ -13,7 +13,6 @@ import json
 import signal
 import subprocess
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from puzzlelab import __version__
+from puzzlelab.core.interrupt import run_in_thread
 from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle, WrongAnswer
 from puzzlelab.core.result import Budget, Progress, Result
 from puzzlelab.core.store import Store, StoreError
@@ -133,30 +133,15 @@ def progress_printer(quiet: bool) -> Callable[[Progress], None]:
 def run_interruptibly(work: Callable[[], Result], budget: Budget) -> Result:
     """Run `work` in a thread; the first Ctrl-C cancels the budget so the solver returns
     its best so far, a second one gives up at once (exit 130)."""
-    box: dict[str, Any] = {}
 
-    def target() -> None:
-        try:
-            box["result"] = work()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
-            box["error"] = exc
+    def on_interrupt(count: int) -> None:
+        if count > 1:
+            err.print("\ninterrupted again: giving up")
+            raise typer.Exit(130)
+        err.print("\ninterrupted: stopping the search and keeping what was found (Ctrl-C again to quit)")
+        budget.cancel()
 
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    interrupted = False
-    while thread.is_alive():
-        try:
-            thread.join(0.2)
-        except KeyboardInterrupt:
-            if interrupted:
-                err.print("\ninterrupted again: giving up")
-                raise typer.Exit(130) from None
-            interrupted = True
-            err.print("\ninterrupted: stopping the search and keeping what was found (Ctrl-C again to quit)")
-            budget.cancel()
-    if "error" in box:
-        raise box["error"]
-    return box["result"]
+    return run_in_thread(work, on_interrupt)
 
 
 def print_result(puzzle: Puzzle, instance: Any, result: Result, as_json: bool) -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
+from puzzlelab.core.interrupt import run_in_thread
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Progress
 from puzzlelab.core.store import StoreError
@@ -47,25 +47,12 @@ def _errors() -> Iterator[None]:
 def _interruptible(work: Callable[[], Any], budget: Budget) -> Any:
     """Run `work` in a thread; Ctrl-C cancels the budget (the search stops at the next
     poll and keeps what it found; a bfs run keeps its checkpoint)."""
-    box: dict[str, Any] = {}
 
-    def target() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            box["error"] = exc
+    def on_interrupt(_count: int) -> None:
+        _echo("\ninterrupted: stopping after the current block (the checkpoint is kept)", err=True)
+        budget.cancel()
 
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    while thread.is_alive():
-        try:
-            thread.join(0.2)
-        except KeyboardInterrupt:
-            _echo("\ninterrupted: stopping after the current block (the checkpoint is kept)", err=True)
-            budget.cancel()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    return run_in_thread(work, on_interrupt)
 
 
 def _progress(quiet: bool) -> Callable[[Progress], None]:

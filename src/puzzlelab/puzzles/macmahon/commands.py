@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 import typer
 
+from puzzlelab.core.interrupt import run_in_thread
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget
 
@@ -24,29 +24,14 @@ EXIT_OK, EXIT_NO_ANSWER, EXIT_BAD_INPUT, EXIT_WRONG_ANSWER = 0, 1, 2, 3
 def _interruptible(work: Callable[[], Any], budget: Budget) -> Any:
     """Run `work` in a thread; Ctrl-C cancels the budget (the search stops and keeps
     its partial count), a second Ctrl-C quits."""
-    box: dict[str, Any] = {}
 
-    def target() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            box["error"] = exc
+    def on_interrupt(count: int) -> None:
+        if count > 1:
+            raise typer.Exit(130)
+        print("\ninterrupted: stopping, keeping the partial count (Ctrl-C again to quit)", file=sys.stderr)
+        budget.cancel()
 
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    interrupted = False
-    while thread.is_alive():
-        try:
-            thread.join(0.2)
-        except KeyboardInterrupt:
-            if interrupted:
-                raise typer.Exit(130) from None
-            interrupted = True
-            print("\ninterrupted: stopping, keeping the partial count (Ctrl-C again to quit)", file=sys.stderr)
-            budget.cancel()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    return run_in_thread(work, on_interrupt)
 
 
 def _fail(exc: Exception) -> None:

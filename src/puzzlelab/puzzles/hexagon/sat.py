@@ -123,7 +123,7 @@ def sat_search(
     break_ = int(options.get("break") or 0)
     target = options.get("target")
     target_penalty = None if target is None else edge_count(n) - int(target)
-    restricted = ring is not None or break_ != 0
+    restricted = is_restricted(options)
     encoding = HexEncoding(
         geometry,
         top=top,
@@ -218,7 +218,7 @@ def sat_search(
             # the published penalty is the published program's run (n = 11: 3 s CPU
             # against 10 s for the step-by-step descent), but on hard settings (n = 10,
             # -r 5 -I 6 -b 2; n = 6, -b 2: nothing in 7 s CPU where the descent had 225)
-            # it can stall, and then the descent takes over for the other half.
+            # it can stall, and then the descent takes over for the rest (TARGET_SHARE).
             share = budget.seconds_left() * TARGET_SHARE if budget.limited else TARGET_SECONDS
             phase_end = time.perf_counter() + share
             answer = timed_solve(target_penalty, "target", until=lambda: time.perf_counter() > phase_end)
@@ -260,6 +260,11 @@ def sat_search(
 
 def _sat_task(n: int, options: dict[str, Any], seed: int, start: list[int] | None, *, budget: Budget, interim) -> dict[str, Any]:
     return sat_search(n, options, seed=seed, budget=budget, report=interim, start=start)
+
+
+def is_restricted(options: dict[str, Any]) -> bool:
+    """--ring or --break: what such a run proves holds only within its restrictions."""
+    return options.get("ring") is not None or bool(options.get("break"))
 
 
 def describe_restrictions(options: dict[str, Any]) -> str:
@@ -369,7 +374,7 @@ def run_sat(instance, *, budget: Budget, progress, seed: int = 0, **options) -> 
         progress(Progress(phase="sat", message=progress_message(value), best=value["raw"]))
 
     start = given_grid(instance, "to start from")
-    if start is not None and (options.get("ring") is not None or options.get("break")):
+    if start is not None and is_restricted(options):
         from puzzlelab.core.puzzle import InvalidInstance
 
         raise InvalidInstance("a given grid bounds only unrestricted sat runs: drop --ring/--break, or use --method improve", "grid")
@@ -378,7 +383,8 @@ def run_sat(instance, *, budget: Budget, progress, seed: int = 0, **options) -> 
 
 
 def progress_message(summary: dict[str, Any]) -> str:
-    """'penalty 20 (proven >= 18); asking <= 19 penalties: 1.2M conflicts, 95 s'."""
+    """E.g. 'penalty 20 (level 3 proven >= 18); descend: <= 19 penalties at level 3,
+    1.20M conflicts, 95 s'."""
     parts = ["no grid yet" if summary.get("penalty") is None else f"penalty {summary['penalty']}"]
     if summary.get("lower") is not None:
         parts[0] += f" (level {summary.get('level')} proven >= {summary['lower']})"

@@ -150,6 +150,21 @@ def test_target_is_asked_for_at_once_and_an_unsat_target_is_a_lower_bound():
     assert summary["penalty"] == summary["lower"] == 3 and summary["proven"] == "optimal"
 
 
+def test_a_target_call_past_its_conflict_cap_gives_way_to_the_descent(monkeypatch):
+    """A --target above the optimum (n = 5: raw 148, penalty 8) is an UNSAT call of
+    thousands of conflicts; capped at 400 conflicts it stops unanswered, proves nothing,
+    and the descent still ends at the optimum (147), proven."""
+    from puzzlelab.puzzles.hexagon import sat
+
+    monkeypatch.setattr(sat, "ROUND_CONFLICTS", 200)
+    monkeypatch.setattr(sat, "TARGET_CONFLICTS", 400)
+    summary = sat_search(5, {"target": 148})
+    target_step = summary["steps"][1]
+    assert target_step["kind"] == "target" and target_step["bound"] == 156 - 148 and target_step["sat"] is None
+    assert [step["kind"] for step in summary["steps"][2:]] == ["descend"] * (len(summary["steps"]) - 2)
+    assert summary["raw"] == 147 and summary["proven"] == "optimal" and summary["lower"] == 9
+
+
 @pytest.mark.parametrize("n", [4, 5])
 def test_a_given_grid_is_the_first_bound_and_is_improved_to_a_proof(n):
     """An all-ones grid (raw 0, valid) starts the search instead of the first SAT

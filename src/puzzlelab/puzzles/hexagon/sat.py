@@ -39,9 +39,11 @@ ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer"
 DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
 TARGET_SHARE = 0.25  # of the time left, spent asking for a --target penalty at once: where that
 # call stalls (n = 10, -r 5 -I 6 -b 2), the descent needs the rest (728 in 714 s of a 900 s run)
-TARGET_SECONDS = 60.0  # and never more than this: the call either answers in seconds (n = 11:
-# 3 s) or stalls, where the descent gets there (n = 27, -r 4 -I 1 -b 1: no answer in 67 s,
-# then the descent reached 6077 in 162 s), so a quarter of a long budget was mostly lost
+TARGET_CONFLICTS = 300_000  # and never more conflicts than this, however long the budget: the
+# call answers early where it answers at all (n = 23 with the published -O list: after 100-150
+# thousand conflicts, 19-42 s; n = 11: 3 s) or stalls, where the descent gets there (n = 27,
+# -r 4 -I 1 -b 1: no answer in 67 s, then the descent reached 6077 in 162 s). Counted in
+# conflicts, not seconds, so that a loaded machine does not cut off the n = 23 answer.
 ROUND_CONFLICTS = 50_000  # conflicts per round of a SAT call (a few seconds): progress, budget
 
 
@@ -221,9 +223,9 @@ def sat_search(
             # against 10 s for the step-by-step descent), but on hard settings (n = 10,
             # -r 5 -I 6 -b 2; n = 6, -b 2: nothing in 7 s CPU where the descent had 225)
             # it can stall, and then the descent takes over for the rest (TARGET_SHARE).
-            share = min(budget.seconds_left() * TARGET_SHARE, TARGET_SECONDS) if budget.limited else TARGET_SECONDS
-            phase_end = time.perf_counter() + share
-            answer = timed_solve(target_penalty, "target", until=lambda: time.perf_counter() > phase_end)
+            phase_end = time.perf_counter() + budget.seconds_left() * TARGET_SHARE if budget.limited else float("inf")
+            conflicts_end = solver.conflicts() + TARGET_CONFLICTS
+            answer = timed_solve(target_penalty, "target", until=lambda: time.perf_counter() > phase_end or solver.conflicts() >= conflicts_end)
             if answer:
                 upper = min(upper, found())
             elif answer is False:

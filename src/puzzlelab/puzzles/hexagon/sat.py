@@ -218,12 +218,13 @@ def sat_search(
             upper = found()
         lower = 0
         if target_penalty is not None and upper > target_penalty and not stop():
-            # Ask for the target at once, stopping after part of the time: one call at
+            # Ask for the target at once, stopping after part of the time or after
+            # TARGET_CONFLICTS conflicts, whichever comes first: one call at
             # the published penalty is the published program's run (n = 11: 3 s CPU
             # against 10 s for the step-by-step descent), but on hard settings (n = 10,
             # -r 5 -I 6 -b 2; n = 6, -b 2: nothing in 7 s CPU where the descent had 225)
             # it can stall, and then the descent takes over for the rest (TARGET_SHARE).
-            phase_end = time.perf_counter() + budget.seconds_left() * TARGET_SHARE if budget.limited else float("inf")
+            phase_end = (time.perf_counter() + budget.seconds_left() * TARGET_SHARE) if budget.limited else float("inf")
             conflicts_end = solver.conflicts() + TARGET_CONFLICTS
             answer = timed_solve(target_penalty, "target", until=lambda: time.perf_counter() > phase_end or solver.conflicts() >= conflicts_end)
             if answer:

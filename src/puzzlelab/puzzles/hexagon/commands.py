@@ -8,6 +8,9 @@ them under `puzzlelab hexagon`):
   batch [--orders 3..16]     SAT settings (published / portfolio / unrestricted) for
                              several orders in worker processes or on a Ray cluster
                              (--backend local|ray, --address); verified, stored
+  prove N [--raw R]          no grid scores above R: cube-and-conquer on the level-k
+                             relaxation, in worker processes or on Ray, resumable
+                             from its checkpoint; with a verified grid of R, optimal
 """
 
 from __future__ import annotations
@@ -213,4 +216,93 @@ def batch(
     raise typer.Exit(EXIT_OK if not missed else EXIT_NO_ANSWER)
 
 
-COMMANDS = {"count": count, "score": score, "table": table, "batch": batch}
+def prove(
+    n: Annotated[int, typer.Argument(help="Order of the hexagon.")],
+    raw: Annotated[Optional[int], typer.Option(help="Claim: no grid scores above this raw score (default: the published best).")] = None,
+    level: Annotated[int, typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle.")] = 3,
+    depth: Annotated[int, typer.Option(help="Cells nearest the centre whose 1s the cubes decide (more: more, smaller cubes).")] = 14,
+    workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
+    budget: Annotated[float, typer.Option(help="Seconds for this run; run again to resume.")] = 3600.0,
+    checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json).")] = None,
+    grid_budget: Annotated[float, typer.Option(help="Seconds to find a verified grid of the claimed score once the bound is proven.")] = 120.0,
+    backend: Annotated[str, typer.Option(help="local (worker processes) or ray (a Ray cluster).")] = "local",
+    address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).")] = None,
+    store: Annotated[bool, typer.Option(help="Keep a grid proven optimal (or a better one found) in the records store.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Prove that no grid of order N scores above RAW: no level-k grid has E - RAW - 1
+    or fewer penalty edges, split into cubes refuted side by side (hexagon/cubes.py).
+    A run stopped by its budget or Ctrl-C keeps every refuted cube in its checkpoint;
+    the same command resumes. Exit 0: proven (or a counterexample found and verified),
+    1: not finished, 2: bad input.
+
+    Example: puzzlelab hexagon prove 7 --raw 325 --level 3 --workers 2
+    """
+    from puzzlelab.core.parallel import BACKENDS
+    from puzzlelab.puzzles.hexagon.model import MAX_ORDER, edge_count
+    from puzzlelab.puzzles.hexagon.proof import run_proof
+
+    try:
+        if not 2 <= n <= MAX_ORDER:
+            raise InvalidInstance(f"n: expected an order between 2 and {MAX_ORDER}", "n")
+        if not 1 <= level <= 5:
+            raise InvalidInstance(f"level: expected 1..5, got {level}", "level")
+        if raw is None:
+            from puzzlelab.puzzles.hexagon.puzzle import published_table
+
+            row = published_table().get(n)
+            if row is None:
+                raise InvalidInstance(f"raw: no published score for n = {n}; give the claim with --raw", "raw")
+            raw = int(row["best_raw_score"])
+        if not 0 <= raw < edge_count(n):
+            raise InvalidInstance(f"raw: expected 0 <= raw < {edge_count(n)} (the edge count bounds every score), got {raw}", "raw")
+        if depth < 1:
+            raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
+        if backend not in BACKENDS:
+            raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
+        if budget <= 0:
+            raise InvalidInstance(f"budget: expected a positive number of seconds, got {budget}", "budget")
+    except InvalidInstance as exc:
+        _fail(str(exc))
+    path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}.json"
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+    last_shown = [0.0]
+
+    def show(summary) -> None:
+        import time
+
+        if time.monotonic() - last_shown[0] < 10.0 and summary["open"]:
+            return
+        last_shown[0] = time.monotonic()
+        if not as_json:
+            typer.echo(
+                f"n={n} level {level} <= {summary['bound']} penalties: {summary['refuted']}/{summary['cubes']} cubes refuted, "
+                f"{summary['seconds']:.0f} s this run, {summary['total_seconds']:.0f} s in all",
+                err=True,
+            )
+
+    from puzzlelab.core.interrupt import run_in_thread
+
+    run_budget = Budget(budget)
+
+    def on_interrupt(_count: int) -> None:
+        typer.echo("\ninterrupted: stopping the cubes (every refuted cube is in the checkpoint)", err=True)
+        run_budget.cancel()
+
+    try:
+        report = run_in_thread(
+            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, budget=run_budget, checkpoint=path,
+                              backend=backend, address=address, grid_budget=grid_budget, store=store, progress=show),
+            on_interrupt,
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(report))
+    else:
+        typer.echo(report["message"])
+    raise typer.Exit(EXIT_OK if report["settled"] else EXIT_NO_ANSWER)
+
+
+COMMANDS = {"count": count, "score": score, "table": table, "batch": batch, "prove": prove}

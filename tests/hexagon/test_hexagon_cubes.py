@@ -1,0 +1,123 @@
+"""Cube-and-conquer proofs: the cubes partition the models (a counting identity), the
+split proof agrees with the published level table and with the single SAT call, a
+checkpoint resumes and refuses another question, and `prove` through the real CLI."""
+
+import json
+
+import pytest
+from pysat.solvers import Solver
+from typer.testing import CliRunner
+
+from puzzlelab import cli
+from puzzlelab.core.result import Budget, Status
+from puzzlelab.core.store import Store
+from puzzlelab.puzzles.hexagon.cubes import Checkpoint, enumerate_cubes, proof_formula, prove_below, split_cells
+from puzzlelab.puzzles.hexagon.model import edge_count, hexagon
+from puzzlelab.puzzles.hexagon.proof import check_counterexample
+from puzzlelab.puzzles.hexagon.puzzle import level_table
+from puzzlelab.puzzles.hexagon.scoring import level_penalty
+
+runner = CliRunner()
+
+
+def _count_models(clauses, enc, assumptions=()):
+    """Level grids satisfying the formula (distinct cell values), by blocking each one."""
+    count = 0
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        while solver.solve(assumptions=list(assumptions)):
+            values = enc.decode(solver.get_model())
+            solver.add_clause(enc.block(values, range(enc.cells)))
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("n,level,bound,depth", [(3, 2, 6, 4), (3, 3, 5, 7), (4, 2, 4, 7)])
+def test_cubes_partition_the_models(n, level, bound, depth):
+    """Every model lies in exactly one cube: the cube counts add up to the whole count,
+    and the patterns are distinct (so no model is counted twice)."""
+    enc, clauses = proof_formula(n, level, bound)
+    total = _count_models(clauses, enc)
+    assert total > 0
+    cubes = enumerate_cubes(n, level, bound, depth)
+    assert len(set(cubes)) == len(cubes) and all(len(c) == depth for c in cubes)
+    assert len(cubes) < 2**depth  # propagation pruned some patterns, and lost no model:
+    cells = split_cells(n, depth)
+    by_cube = 0
+    for pattern in cubes:
+        lits = [enc.x(c, 1) if b == "1" else -enc.x(c, 1) for c, b in zip(cells, pattern)]
+        by_cube += _count_models(clauses, enc, lits)
+    assert by_cube == total
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_split_proof_agrees_with_the_published_level_table(n, level):
+    """One below the published level-k minimum: proven; at it: a checked counterexample."""
+    minimum = level_table()[n][level - 1]
+    below = prove_below(n, level, minimum - 1, depth=7, workers=1)
+    assert below["proven"] and below["counterexample"] is None and below["refuted"] == below["cubes"]
+    at = prove_below(n, level, minimum, depth=7, workers=1)
+    assert not at["proven"] and at["counterexample"] is not None
+    grid = at["counterexample"]["grid"]
+    assert check_counterexample(n, level, minimum, grid) == minimum
+    assert level_penalty(hexagon(n), [min(v, level + 1) for v in grid], level) == minimum
+
+
+def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path):
+    path = tmp_path / "n5.json"
+    first = prove_below(5, 3, 8, depth=7, workers=1, budget=Budget(0), checkpoint=path)
+    assert not first["proven"] and first["refuted"] < first["cubes"]
+    saved = json.loads(path.read_text())
+    assert saved["cubes"] and not saved["proven"]
+    # Mark all but the last three cubes refuted by hand: the resumed run only has those.
+    saved["refuted"] = saved["cubes"][:-3]
+    path.write_text(json.dumps(saved))
+    calls = []
+    second = prove_below(5, 3, 8, depth=7, workers=1, checkpoint=path, progress=calls.append)
+    assert second["proven"] and second["refuted"] == second["cubes"]
+    assert calls[0]["refuted"] == len(saved["cubes"]) - 3
+    assert json.loads(path.read_text())["proven"] is True
+
+
+def test_a_checkpoint_of_another_question_is_refused(tmp_path):
+    path = tmp_path / "n5.json"
+    prove_below(5, 3, 8, depth=7, workers=1, checkpoint=path)
+    with pytest.raises(ValueError, match="another question"):
+        Checkpoint(path, {"n": 5, "level": 3, "bound": 7, "depth": 7, "symmetry": "lex", "digest": "x"})
+    with pytest.raises(ValueError, match="another question"):
+        prove_below(5, 3, 7, depth=7, workers=1, checkpoint=path)
+
+
+def test_a_false_counterexample_is_caught_by_the_checker():
+    grid = [1] * hexagon(4).cells  # all 1s: every edge is a penalty
+    with pytest.raises(AssertionError, match="penalties, above"):
+        check_counterexample(4, 2, 5, grid)
+    bad = [3] * hexagon(4).cells  # 3s with no 1 or 2 beside them
+    with pytest.raises(AssertionError, match="breaks the rule"):
+        check_counterexample(4, 3, 500, bad)
+
+
+def test_prove_cli_proves_optimal_and_stores_it(tmp_path):
+    out = tmp_path / "p.json"
+    result = runner.invoke(cli.app, ["hexagon", "prove", "5", "--level", "3", "--depth", "7", "--workers", "1", "--checkpoint", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["proven"] and data["optimal"] and data["claim_raw"] == 147 and data["bound"] == edge_count(5) - 148
+    best = Store().best("hexagon")[0]
+    assert best.value == 147 and best.status == Status.OPTIMAL.value
+
+
+def test_prove_cli_reports_a_false_claim_with_a_verified_grid(tmp_path):
+    result = runner.invoke(cli.app, ["hexagon", "prove", "5", "--raw", "146", "--depth", "7", "--workers", "1", "--checkpoint", str(tmp_path / "c.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert not data["proven"] and data["settled"]
+    assert data["counterexample"]["raw"] == 147 and data["counterexample"]["level_penalty"] <= 9
+
+
+def test_prove_cli_unfinished_run_exits_1_and_bad_input_exits_2(tmp_path):
+    result = runner.invoke(cli.app, ["hexagon", "prove", "6", "--depth", "7", "--budget", "0.001", "--checkpoint", str(tmp_path / "u.json")])
+    assert result.exit_code == 1 and "run the same command to resume" in result.output
+    for args, field in ((["5", "--raw", "999"], "raw"), (["5", "--level", "7"], "level"), (["30"], "raw"), (["5", "--backend", "mpi"], "backend")):
+        bad = runner.invoke(cli.app, ["hexagon", "prove", *args])
+        assert bad.exit_code == 2 and f"error: {field}" in bad.output, (args, bad.output)

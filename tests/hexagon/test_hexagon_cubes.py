@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from puzzlelab import cli
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.core.store import Store
-from puzzlelab.puzzles.hexagon.cubes import Checkpoint, enumerate_cubes, proof_formula, prove_below, split_cells
+from puzzlelab.puzzles.hexagon.cubes import Checkpoint, enumerate_cubes, guided_runs, proof_formula, prove_below, split_cells
 from puzzlelab.puzzles.hexagon.model import edge_count, hexagon
 from puzzlelab.puzzles.hexagon.proof import check_counterexample
 from puzzlelab.puzzles.hexagon.puzzle import level_table
@@ -61,6 +61,15 @@ def test_split_proof_agrees_with_the_published_level_table(n, level):
     grid = at["counterexample"]["grid"]
     assert check_counterexample(n, level, minimum, grid) == minimum
     assert level_penalty(hexagon(n), [min(v, level + 1) for v in grid], level) == minimum
+
+
+@pytest.mark.parametrize("count,workers", [(1, 1), (5, 2), (1267, 2), (100, 7)])
+def test_guided_runs_cover_every_cube_once_longest_first(count, workers):
+    cubes = [f"c{i}" for i in range(count)]
+    runs = guided_runs(cubes, workers)
+    assert [c for run in runs for c in run] == cubes
+    sizes = [len(run) for run in runs]
+    assert all(a >= b for a, b in zip(sizes, sizes[1:])) and sizes[-1] == 1
 
 
 def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path):

@@ -38,11 +38,11 @@ from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 
-__all__ = ["proof_formula", "split_cells", "enumerate_cubes", "refute_cubes", "prove_below", "CHECKPOINT_VERSION"]
+__all__ = ["proof_formula", "split_cells", "enumerate_cubes", "guided_runs", "refute_cubes", "prove_below", "Checkpoint", "CHECKPOINT_VERSION"]
 
 CHECKPOINT_VERSION = 1
 ROUND_CONFLICTS = 20_000  # per round of one cube's call: the budget is checked between rounds
-TASKS_PER_WORKER = 8  # cube runs per worker: hard cubes cluster, small runs balance the load
+GUIDED_FACTOR = 3  # each run takes 1/(factor x workers) of the cubes left: long runs first, short last
 
 
 def proof_formula(n: int, level: int, bound: int, symmetry: str = "lex", encoding: str = "totalizer"):
@@ -146,6 +146,19 @@ def refute_cubes(
     return out
 
 
+def guided_runs(cubes: list[str], workers: int) -> list[list[str]]:
+    """Consecutive runs of cubes, each a 1/(GUIDED_FACTOR x workers) share of those
+    left (OpenMP's 'guided' schedule): neighbouring cubes share what a solver learns,
+    and the short runs at the end keep every worker busy until the last cube (n = 8 in
+    even runs of 80 cubes: one worker spent its last 300 s alone on a hard run)."""
+    runs, start = [], 0
+    while start < len(cubes):
+        size = max(1, -(-(len(cubes) - start) // (GUIDED_FACTOR * workers)))
+        runs.append(cubes[start : start + size])
+        start += size
+    return runs
+
+
 def _refute_task(n, level, bound, symmetry, patterns, *, budget, interim):
     return refute_cubes(n, level, bound, symmetry, patterns, budget=budget, interim=interim)
 
@@ -231,8 +244,7 @@ def prove_below(
 
     todo = [c for c in state.cubes if c not in state.refuted]
     n_workers = max(1, workers or default_workers())
-    size = max(1, -(-len(todo) // (n_workers * TASKS_PER_WORKER)))
-    runs = [todo[i : i + size] for i in range(0, len(todo), size)]
+    runs = guided_runs(todo, n_workers)
     tasks = [Task(_refute_task, (n, level, bound, symmetry, run), name=f"cubes {i}", context=True) for i, run in enumerate(runs)]
     last_save = [time.perf_counter()]
 

@@ -72,6 +72,39 @@ def test_guided_runs_cover_every_cube_once_longest_first(count, workers):
     assert all(a >= b for a, b in zip(sizes, sizes[1:])) and sizes[-1] == 1
 
 
+def test_a_split_cube_is_covered_by_its_pieces():
+    """extend_cube's pieces of one cube hold exactly that cube's models."""
+    from puzzlelab.puzzles.hexagon.cubes import extend_cube
+
+    n, level, bound = 3, 3, 5
+    enc, clauses = proof_formula(n, level, bound)
+    order = split_cells(n)
+
+    def lits(pattern):
+        return [enc.x(c, 1) if b == "1" else -enc.x(c, 1) for c, b in zip(order, pattern)]
+
+    split = 0
+    for cube in enumerate_cubes(n, level, bound, 4):
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            pieces = extend_cube(solver, enc, order, cube, 9)
+        assert all(p.startswith(cube) and len(p) == 9 for p in pieces)
+        models = _count_models(clauses, enc, lits(cube))
+        assert sum(_count_models(clauses, enc, lits(p)) for p in pieces) == models
+        split += models > 0 and len(pieces) > 1
+    assert split  # some cube with models really was cut into several pieces
+
+
+def test_hard_cubes_are_split_and_the_proof_still_closes(tmp_path):
+    """With a split after every conflict round, cubes come back deeper and the proof
+    still ends proven, with the checkpoint holding the deeper cubes."""
+    path = tmp_path / "split.json"
+    summary = prove_below(6, 3, 12, depth=7, workers=2, split_conflicts=1, checkpoint=path)
+    assert summary["proven"]
+    saved = json.loads(path.read_text())
+    assert saved["proven"] and max(len(c) for c in saved["cubes"]) > 7
+    assert summary["cubes"] == len(saved["cubes"]) > len(enumerate_cubes(6, 3, 12, 7))
+
+
 def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path):
     path = tmp_path / "n5.json"
     first = prove_below(5, 3, 8, depth=7, workers=1, budget=Budget(0), checkpoint=path)

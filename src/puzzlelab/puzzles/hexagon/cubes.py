@@ -18,7 +18,9 @@ the formula, and the level-k penalty (hence the final one) is at least B + 1.
 Each task refutes a run of cubes on one incremental solver (what it learns carries
 from cube to cube: n = 7 at level 3, 449 cubes of depth 12, took 101 s against 115 s
 for the single call), in rounds of conflicts so that a budget stops it between rounds,
-and reports every refuted cube as it goes. The checkpoint (JSON) holds the formula's
+and reports every refuted cube as it goes. A cube still open after SPLIT_CONFLICTS is
+handed back split three cells deeper, and the next round shares the pieces out, so no
+worker is left alone on one hard cube at the end. The checkpoint (JSON) holds the formula's
 digest, the cube list and the refuted cubes; a later run with the same question
 resumes where the last one stopped, and refuses a checkpoint of another formula.
 A cube found satisfiable ends the proof with a counterexample grid, which the caller
@@ -42,6 +44,8 @@ __all__ = ["proof_formula", "split_cells", "enumerate_cubes", "guided_runs", "re
 
 CHECKPOINT_VERSION = 1
 ROUND_CONFLICTS = 20_000  # per round of one cube's call: the budget is checked between rounds
+SPLIT_CONFLICTS = 100_000  # a cube still open after this many conflicts is split deeper: the
+# last cubes of n = 8 at level 3 took minutes each, one worker alone while the other idled
 GUIDED_FACTOR = 3  # each run takes 1/(factor x workers) of the cubes left: long runs first, short last
 
 
@@ -63,42 +67,49 @@ def formula_digest(clauses) -> str:
     return h.hexdigest()[:16]
 
 
-def split_cells(n: int, depth: int) -> list[int]:
-    """The `depth` cells the cubes decide: centre first, then ring by ring outwards."""
+def split_cells(n: int, depth: int | None = None) -> list[int]:
+    """The cells the cubes decide, in order: centre first, then ring by ring outwards
+    (all of them when depth is None; a pattern of length d decides the first d)."""
     g = hexagon(n)
     order = sorted(range(g.cells), key=lambda c: (-int(g.ring[c]), c))
+    if depth is None:
+        return order
     if not 1 <= depth <= g.cells:
         raise ValueError(f"depth: expected 1..{g.cells} cells, got {depth}")
     return order[:depth]
 
 
+def _assumptions(enc: HexEncoding, order: list[int], pattern: str) -> list[int]:
+    return [enc.x(c, 1) if bit == "1" else -enc.x(c, 1) for c, bit in zip(order, pattern)]
+
+
+def extend_cube(solver, enc: HexEncoding, order: list[int], pattern: str, depth: int) -> list[str]:
+    """The extensions of `pattern` to `depth` cells that unit propagation does not
+    refute (depth first, '1' before '0'); they cover every model of the pattern."""
+    found: list[str] = []
+    stack = [pattern]
+    while stack:
+        cube = stack.pop()
+        ok, _ = solver.propagate(assumptions=_assumptions(enc, order, cube))
+        if not ok:
+            continue
+        if len(cube) >= depth:
+            found.append(cube)
+            continue
+        stack.append(cube + "0")  # popped second: '1' branches come first
+        stack.append(cube + "1")
+    return found
+
+
 def enumerate_cubes(n: int, level: int, bound: int, depth: int, symmetry: str = "lex") -> list[str]:
-    """Every pattern ('1' = holds a 1, '0' = does not, over `split_cells`) that unit
-    propagation does not refute; a depth-first walk on one solver."""
+    """Every pattern ('1' = holds a 1, '0' = does not, over the first `depth` cells of
+    `split_cells`) that unit propagation does not refute."""
     from pysat.solvers import Solver
 
     enc, clauses = proof_formula(n, level, bound, symmetry)
-    cells = split_cells(n, depth)
-    lits = [enc.x(c, 1) for c in cells]
-    cubes: list[str] = []
+    split_cells(n, depth)  # checks the depth
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        stack: list[list[int]] = [[]]
-        while stack:
-            cube = stack.pop()
-            ok, _ = solver.propagate(assumptions=cube)
-            if not ok:
-                continue
-            if len(cube) == depth:
-                cubes.append("".join("1" if lit > 0 else "0" for lit in cube))
-                continue
-            lit = lits[len(cube)]
-            stack.append(cube + [-lit])  # popped second: '1' branches come first
-            stack.append(cube + [lit])
-    return cubes
-
-
-def _assumptions(enc: HexEncoding, cells: list[int], pattern: str) -> list[int]:
-    return [enc.x(c, 1) if bit == "1" else -enc.x(c, 1) for c, bit in zip(cells, pattern)]
+        return extend_cube(solver, enc, split_cells(n), "", depth)
 
 
 def refute_cubes(
@@ -108,30 +119,47 @@ def refute_cubes(
     symmetry: str,
     patterns: list[str],
     *,
+    split_conflicts: int | None = None,
+    split_extra: int = 3,
     budget: Budget | None = None,
     interim: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
     """One task: try the cubes in turn on one incremental solver. Returns the refuted
-    patterns, the ones left open (budget over), and a counterexample (pattern and level
-    grid) if a cube is satisfiable. Each refutation is also sent through `interim`."""
+    patterns, the ones left open (budget over), a counterexample (pattern and level
+    grid) if a cube is satisfiable, and `split`: a cube that took more than
+    `split_conflicts` conflicts is handed back as its extensions by `split_extra` more
+    cells (the task stops there, so the caller can share them among idle workers).
+    Each refutation is also sent through `interim`."""
     from pysat.solvers import Solver
 
     budget = budget or Budget()
     enc, clauses = proof_formula(n, level, bound, symmetry)
-    cells = split_cells(n, len(patterns[0])) if patterns else []
-    out: dict[str, Any] = {"refuted": [], "open": [], "grid": None, "pattern": None, "conflicts": 0}
+    order = split_cells(n)
+    out: dict[str, Any] = {"refuted": [], "open": [], "grid": None, "pattern": None, "split": {}, "conflicts": 0}
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+
+        def conflicts() -> int:
+            return int((solver.accum_stats() or {}).get("conflicts", 0))
+
         for i, pattern in enumerate(patterns):
             if budget.expired():
                 out["open"] = patterns[i:]
                 break
-            t0 = time.perf_counter()
-            assumptions = _assumptions(enc, cells, pattern)
+            t0, c0 = time.perf_counter(), conflicts()
+            assumptions = _assumptions(enc, order, pattern)
+            too_hard = False
             while True:
                 solver.conf_budget(ROUND_CONFLICTS)
                 answer = solver.solve_limited(assumptions=assumptions)
                 if answer is not None or budget.expired():
                     break
+                if split_conflicts is not None and conflicts() - c0 >= split_conflicts and len(pattern) + split_extra <= len(order):
+                    too_hard = True
+                    break
+            if too_hard:
+                out["split"][pattern] = extend_cube(solver, enc, order, pattern, len(pattern) + split_extra)
+                out["open"] = patterns[i + 1 :]
+                break
             if answer is None:
                 out["open"] = patterns[i:]
                 break
@@ -142,7 +170,7 @@ def refute_cubes(
             out["refuted"].append(pattern)
             if interim is not None:
                 interim({"refuted": pattern, "seconds": round(time.perf_counter() - t0, 3)})
-        out["conflicts"] = int((solver.accum_stats() or {}).get("conflicts", 0))
+        out["conflicts"] = conflicts()
     return out
 
 
@@ -159,8 +187,8 @@ def guided_runs(cubes: list[str], workers: int) -> list[list[str]]:
     return runs
 
 
-def _refute_task(n, level, bound, symmetry, patterns, *, budget, interim):
-    return refute_cubes(n, level, bound, symmetry, patterns, budget=budget, interim=interim)
+def _refute_task(n, level, bound, symmetry, patterns, split_conflicts, *, budget, interim):
+    return refute_cubes(n, level, bound, symmetry, patterns, split_conflicts=split_conflicts, budget=budget, interim=interim)
 
 
 class Checkpoint:
@@ -196,6 +224,13 @@ class Checkpoint:
         tmp.write_text(json.dumps(data))
         os.replace(tmp, self.path)
 
+    def split(self, parent: str, children: list[str]) -> None:
+        """Replace a cube by its extensions (which cover it), in place."""
+        if self.cubes is None or parent not in self.cubes or parent in self.refuted:
+            return
+        at = self.cubes.index(parent)
+        self.cubes[at : at + 1] = children
+
     @property
     def proven(self) -> bool:
         return self.cubes is not None and len(self.refuted) == len(self.cubes)
@@ -206,16 +241,18 @@ def prove_below(
     level: int,
     bound: int,
     *,
-    depth: int = 19,
+    depth: int = 14,
     symmetry: str = "lex",
     workers: int | None = None,
     budget: Budget | None = None,
     checkpoint: str | os.PathLike | None = None,
     backend: str = "local",
     address: str | None = None,
+    split_conflicts: int | None = SPLIT_CONFLICTS,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Try to prove 'no level-`level` grid has at most `bound` penalties' by cubes.
+    """Try to prove 'no level-`level` grid has at most `bound` penalties' by cubes
+    (a cube taking more than `split_conflicts` conflicts is split three cells deeper).
 
     Returns a summary: proven (bool), cubes, refuted, open, counterexample (a level
     grid with at most `bound` penalties, unchecked: the caller verifies it), seconds
@@ -236,16 +273,13 @@ def prove_below(
     summary: dict[str, Any] = {"n": n, "level": level, "bound": bound, "depth": depth, "cubes": len(state.cubes), "counterexample": None}
 
     def report() -> None:
-        summary.update(refuted=len(state.refuted), open=len(state.cubes) - len(state.refuted), proven=state.proven)
+        summary.update(cubes=len(state.cubes), refuted=len(state.refuted), open=len(state.cubes) - len(state.refuted), proven=state.proven)
         summary["seconds"] = round(time.perf_counter() - started, 1)
         summary["total_seconds"] = round(state.seconds + summary["seconds"], 1)
         if progress is not None:
             progress(dict(summary))
 
-    todo = [c for c in state.cubes if c not in state.refuted]
     n_workers = max(1, workers or default_workers())
-    runs = guided_runs(todo, n_workers)
-    tasks = [Task(_refute_task, (n, level, bound, symmetry, run), name=f"cubes {i}", context=True) for i, run in enumerate(runs)]
     last_save = [time.perf_counter()]
 
     def record(patterns) -> None:
@@ -260,21 +294,35 @@ def prove_below(
 
     report()
     try:
-        for outcome in run_tasks(
-            tasks,
-            workers=n_workers,
-            budget=budget,
-            grace=2.0,
-            stop_when=lambda o: bool(o.value and o.value.get("grid")),
-            on_interim=on_interim if backend == "local" else None,
-            backend=backend,
-            address=address,
-        ):
-            value = outcome.value if outcome.ok and not outcome.interim else None
-            if isinstance(value, dict):
+        # Rounds: a cube that proves hard comes back split, and the next round shares
+        # its pieces among the workers; a round with no progress (budget over, workers
+        # failing) ends the run.
+        while not state.proven and summary["counterexample"] is None and not budget.expired():
+            before = (len(state.refuted), len(state.cubes))
+            todo = [c for c in state.cubes if c not in state.refuted]
+            runs = guided_runs(todo, n_workers)
+            tasks = [Task(_refute_task, (n, level, bound, symmetry, run, split_conflicts), name=f"cubes {i}", context=True) for i, run in enumerate(runs)]
+            for outcome in run_tasks(
+                tasks,
+                workers=n_workers,
+                budget=budget,
+                grace=2.0,
+                stop_when=lambda o: bool(o.value and o.value.get("grid")),
+                on_interim=on_interim if backend == "local" else None,
+                backend=backend,
+                address=address,
+            ):
+                value = outcome.value if outcome.ok and not outcome.interim else None
+                if not isinstance(value, dict):
+                    continue
+                for parent, children in value["split"].items():
+                    state.split(parent, children)
                 record(value["refuted"])
                 if value.get("grid") is not None and summary["counterexample"] is None:
                     summary["counterexample"] = {"pattern": value["pattern"], "grid": value["grid"]}
+            summary["cubes"] = len(state.cubes)
+            if (len(state.refuted), len(state.cubes)) == before:
+                break
     finally:
         _save_with_time(state, started)
     report()

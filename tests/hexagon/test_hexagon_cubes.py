@@ -160,6 +160,16 @@ def test_prove_cli_reports_a_false_claim_with_a_verified_grid(tmp_path):
 def test_prove_cli_unfinished_run_exits_1_and_bad_input_exits_2(tmp_path):
     result = runner.invoke(cli.app, ["hexagon", "prove", "6", "--depth", "7", "--budget", "0.001", "--checkpoint", str(tmp_path / "u.json")])
     assert result.exit_code == 1 and "run the same command to resume" in result.output
-    for args, field in ((["5", "--raw", "999"], "raw"), (["5", "--level", "7"], "level"), (["30"], "raw"), (["5", "--backend", "mpi"], "backend")):
+    for args, field in ((["5", "--raw", "999"], "raw"), (["5", "--level", "7"], "level"), (["30"], "raw"), (["5", "--backend", "mpi"], "backend"), (["5", "--split-conflicts", "-1"], "split-conflicts")):
         bad = runner.invoke(cli.app, ["hexagon", "prove", *args])
         assert bad.exit_code == 2 and f"error: {field}" in bad.output, (args, bad.output)
+
+
+@pytest.mark.slow
+def test_order_8_proven_optimal_by_cubes(tmp_path):
+    """n = 8: no level-3 grid has 19 or fewer penalties (about 45-60 min on 2 cores),
+    and the published 442 is reached: 442 is optimal."""
+    result = runner.invoke(cli.app, ["hexagon", "prove", "8", "--level", "3", "--workers", "2", "--budget", "7200", "--checkpoint", str(tmp_path / "n8.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["proven"] and data["optimal"] and data["claim_raw"] == 442 and data["bound"] == 19

@@ -222,6 +222,7 @@ def prove(
     level: Annotated[int, typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle.")] = 3,
     depth: Annotated[int, typer.Option(help="Cells nearest the centre whose 1s the cubes decide (more: more, smaller cubes).")] = 14,
     workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
+    split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; cubes.SPLIT_CONFLICTS).")] = 100_000,
     budget: Annotated[float, typer.Option(help="Seconds for this run; run again to resume.")] = 3600.0,
     checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json).")] = None,
     grid_budget: Annotated[float, typer.Option(help="Seconds to find a verified grid of the claimed score once the bound is proven.")] = 120.0,
@@ -258,6 +259,8 @@ def prove(
             raise InvalidInstance(f"raw: expected 0 <= raw < {edge_count(n)} (the edge count bounds every score), got {raw}", "raw")
         if depth < 1:
             raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
+        if split_conflicts < 0:
+            raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
         if backend not in BACKENDS:
             raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
         if budget <= 0:
@@ -292,7 +295,7 @@ def prove(
 
     try:
         report = run_in_thread(
-            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, budget=run_budget, checkpoint=path,
+            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, budget=run_budget, checkpoint=path,
                               backend=backend, address=address, grid_budget=grid_budget, store=store, progress=show),
             on_interrupt,
         )

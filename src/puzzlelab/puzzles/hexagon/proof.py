@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from puzzlelab.core.result import Budget, Result, Status
-from puzzlelab.puzzles.hexagon.cubes import prove_below
+from puzzlelab.puzzles.hexagon.cubes import SPLIT_CONFLICTS, prove_below
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
 
 __all__ = ["run_proof", "check_counterexample"]
@@ -66,6 +66,7 @@ def run_proof(
     level: int = 3,
     depth: int = 14,
     workers: int | None = None,
+    split_conflicts: int | None = SPLIT_CONFLICTS,
     budget: Budget | None = None,
     checkpoint: str | None = None,
     backend: str = "local",
@@ -78,7 +79,10 @@ def run_proof(
     disproved) and a `message` for people."""
     edges = edge_count(n)
     bound = edges - raw - 1
-    summary = prove_below(n, level, bound, depth=depth, workers=workers, budget=budget, checkpoint=checkpoint, backend=backend, address=address, progress=progress)
+    summary = prove_below(
+        n, level, bound, depth=depth, workers=workers, split_conflicts=split_conflicts, budget=budget,
+        checkpoint=checkpoint, backend=backend, address=address, progress=progress,
+    )
     report: dict[str, Any] = {
         "n": n,
         "claim_raw": raw,

@@ -34,6 +34,16 @@ def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     raise typer.Exit(code)
 
 
+def _check_backend_and_budget(backend: str, budget: float) -> None:
+    """The options every parallel verb shares (raises InvalidInstance naming the field)."""
+    from puzzlelab.core.parallel import BACKENDS
+
+    if backend not in BACKENDS:
+        raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
+    if budget <= 0:
+        raise InvalidInstance(f"budget: expected a positive number of seconds, got {budget}", "budget")
+
+
 def count(
     n: Annotated[int, typer.Argument(help="Order of the hexagon (small: 3..6).")],
     levels: Annotated[str, typer.Option(help="Levels to count, e.g. 1..6 or 3,4.")] = "1..6",
@@ -168,7 +178,6 @@ def batch(
 
     Example: puzzlelab hexagon batch --orders 7..12 --settings published --budget 120
     """
-    from puzzlelab.core.parallel import BACKENDS
     from puzzlelab.core.store import Store
     from puzzlelab.puzzles.hexagon import PUZZLE
     from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
@@ -180,10 +189,7 @@ def batch(
             raise InvalidInstance(f"orders: expected orders between 1 and {MAX_ORDER}", "orders")
         if settings not in SETTINGS:
             raise InvalidInstance(f"settings: expected one of {', '.join(SETTINGS)}, got {settings!r}", "settings")
-        if backend not in BACKENDS:
-            raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
-        if budget <= 0:
-            raise InvalidInstance(f"budget: expected a positive number of seconds, got {budget}", "budget")
+        _check_backend_and_budget(backend, budget)
     except InvalidInstance as exc:
         _fail(str(exc))
     address = address or os.environ.get("RAY_ADDRESS")
@@ -239,7 +245,6 @@ def prove(
 
     Example: puzzlelab hexagon prove 7 --raw 325 --level 3 --workers 2
     """
-    from puzzlelab.core.parallel import BACKENDS
     from puzzlelab.puzzles.hexagon.model import MAX_ORDER, edge_count
     from puzzlelab.puzzles.hexagon.proof import run_proof
 
@@ -261,10 +266,7 @@ def prove(
             raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
         if split_conflicts < 0:
             raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
-        if backend not in BACKENDS:
-            raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
-        if budget <= 0:
-            raise InvalidInstance(f"budget: expected a positive number of seconds, got {budget}", "budget")
+        _check_backend_and_budget(backend, budget)
     except InvalidInstance as exc:
         _fail(str(exc))
     path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}.json"

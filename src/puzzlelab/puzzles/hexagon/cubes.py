@@ -107,9 +107,11 @@ def enumerate_cubes(n: int, level: int, bound: int, depth: int, symmetry: str = 
     from pysat.solvers import Solver
 
     enc, clauses = proof_formula(n, level, bound, symmetry)
-    split_cells(n, depth)  # checks the depth
+    order = split_cells(n)
+    if not 1 <= depth <= len(order):
+        raise ValueError(f"depth: expected 1..{len(order)} cells, got {depth}")
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        return extend_cube(solver, enc, split_cells(n), "", depth)
+        return extend_cube(solver, enc, order, "", depth)
 
 
 def refute_cubes(
@@ -215,10 +217,11 @@ class Checkpoint:
         self.refuted = set(data["refuted"]) & set(self.cubes)
         self.seconds = float(data.get("seconds", 0.0))
 
-    def save(self) -> None:
+    def save(self, spent: float = 0.0) -> None:
+        """Write the state; `spent` = seconds of the run in progress, added to the total."""
         if self.path is None:
             return
-        data = dict(self.question, version=CHECKPOINT_VERSION, seconds=round(self.seconds, 1))
+        data = dict(self.question, version=CHECKPOINT_VERSION, seconds=round(self.seconds + spent, 1))
         data.update(cubes=self.cubes, refuted=sorted(self.refuted), proven=self.proven)
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         tmp.write_text(json.dumps(data))
@@ -285,7 +288,7 @@ def prove_below(
     def record(patterns) -> None:
         state.refuted.update(patterns)
         if time.perf_counter() - last_save[0] > 5.0:
-            _save_with_time(state, started)
+            state.save(time.perf_counter() - started)
             last_save[0] = time.perf_counter()
         report()
 
@@ -320,19 +323,9 @@ def prove_below(
                 record(value["refuted"])
                 if value.get("grid") is not None and summary["counterexample"] is None:
                     summary["counterexample"] = {"pattern": value["pattern"], "grid": value["grid"]}
-            summary["cubes"] = len(state.cubes)
             if (len(state.refuted), len(state.cubes)) == before:
                 break
     finally:
-        _save_with_time(state, started)
+        state.save(time.perf_counter() - started)
     report()
     return summary
-
-
-def _save_with_time(state: Checkpoint, started: float) -> None:
-    """Save with the time of every run so far (this one up to now)."""
-    spent = time.perf_counter() - started
-    base = state.seconds
-    state.seconds = base + spent
-    state.save()
-    state.seconds = base

@@ -47,9 +47,7 @@ def _grid_of_score(n: int, raw: int, budget: float) -> Result:
     from puzzlelab.puzzles.hexagon import PUZZLE
     from puzzlelab.puzzles.hexagon.puzzle import published_arguments
 
-    options = {k: v for k, v in published_arguments(n).items()}
-    options["target"] = raw
-    return PUZZLE.solve(HexInstance(n), "sat", budget=budget, **options)
+    return PUZZLE.solve(HexInstance(n), "sat", budget=budget, **dict(published_arguments(n), target=raw))
 
 
 def _store(result: Result, n: int) -> None:

@@ -39,6 +39,7 @@ from typing import Any, Callable
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
+from puzzlelab.puzzles.hexagon.sat_solver import solve_in_rounds
 
 __all__ = ["proof_formula", "split_cells", "enumerate_cubes", "guided_runs", "refute_cubes", "prove_below", "Checkpoint", "CHECKPOINT_VERSION"]
 
@@ -150,14 +151,15 @@ def refute_cubes(
             t0, c0 = time.perf_counter(), conflicts()
             assumptions = _assumptions(enc, order, pattern)
             too_hard = False
-            while True:
-                solver.conf_budget(ROUND_CONFLICTS)
-                answer = solver.solve_limited(assumptions=assumptions)
-                if answer is not None or budget.expired():
-                    break
-                if split_conflicts is not None and conflicts() - c0 >= split_conflicts and len(pattern) + split_extra <= len(order):
-                    too_hard = True
-                    break
+
+            def stop() -> bool:
+                nonlocal too_hard
+                if budget.expired():
+                    return True
+                too_hard = split_conflicts is not None and conflicts() - c0 >= split_conflicts and len(pattern) + split_extra <= len(order)
+                return too_hard
+
+            answer = solve_in_rounds(solver, assumptions, stop, ROUND_CONFLICTS)
             if too_hard:
                 out["split"][pattern] = extend_cube(solver, enc, order, pattern, len(pattern) + split_extra)
                 out["open"] = patterns[i + 1 :]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Sequence
 
-__all__ = ["SOLVER", "new_solver", "PenaltyBound", "BoundedSolver"]
+__all__ = ["SOLVER", "new_solver", "solve_in_rounds", "PenaltyBound", "BoundedSolver"]
 
 SOLVER = "cadical195"
 
@@ -31,6 +31,21 @@ def new_solver(clauses, seed: int = 0):
         clauses = list(clauses)
         random.Random(seed).shuffle(clauses)
     return Solver(name=SOLVER, bootstrap_with=clauses)
+
+
+def solve_in_rounds(solver, assumptions: Sequence[int], stop: Callable[[], bool], conflicts: int = 20_000) -> bool | None:
+    """One SAT call in rounds of `conflicts` conflicts (CaDiCaL keeps what it learnt
+    between rounds: the n = 6 level-3 proof took 75-79 thousand conflicts in rounds of
+    20,000 against 70-78 thousand in one call), giving up with None once `stop()` is
+    true after a round: a call that a timer can stop and that can report progress,
+    where one plain call could run for hours."""
+    while True:
+        solver.conf_budget(conflicts)
+        answer = solver.solve_limited(assumptions=assumptions)
+        if answer is not None:
+            return bool(answer)
+        if stop():
+            return None
 
 
 class PenaltyBound:
@@ -94,24 +109,15 @@ class BoundedSolver:
         return bool(self.solver.solve(assumptions=self.bound.assumptions(bound)))
 
     def solve_until(self, bound: int | None, deadline: Callable[[], bool], conflicts: int = 20_000) -> bool | None:
-        """Like `solve(bound)`, in rounds of `conflicts` conflicts (CaDiCaL keeps what it
-        learnt between rounds: the n = 6 level-3 proof took 75-79 thousand conflicts in
-        rounds of 20,000 against 70-78 thousand in one call), giving up with None once
-        `deadline()` is true after a round: a SAT call that a timer can stop and that can
-        report progress, where one plain call could run for hours."""
+        """Like `solve(bound)`, but by `solve_in_rounds`: None once `deadline()` is true
+        after a round."""
         if bound is not None and bound < 0:
             return False
         assumptions: list[int] = []
         if bound is not None:
             self._ensure(bound)
             assumptions = self.bound.assumptions(bound)
-        while True:
-            self.solver.conf_budget(conflicts)
-            answer = self.solver.solve_limited(assumptions=assumptions)
-            if answer is not None:
-                return bool(answer)
-            if deadline():
-                return None
+        return solve_in_rounds(self.solver, assumptions, deadline, conflicts)
 
     def conflicts(self) -> int:
         """Conflicts so far on this solver (all calls), for progress reports."""

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from puzzlelab import cli
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.core.store import Store
-from puzzlelab.puzzles.hexagon.cubes import Checkpoint, enumerate_cubes, guided_runs, proof_formula, prove_below, split_cells
+from puzzlelab.puzzles.hexagon.cubes import Checkpoint, enumerate_cubes, guided_runs, proof_formula, prove_below, screen_cubes, split_cells
 from puzzlelab.puzzles.hexagon.model import edge_count, hexagon
 from puzzlelab.puzzles.hexagon.proof import check_counterexample
 from puzzlelab.puzzles.hexagon.puzzle import level_table
@@ -103,6 +103,46 @@ def test_hard_cubes_are_split_and_the_proof_still_closes(tmp_path):
     saved = json.loads(path.read_text())
     assert saved["proven"] and max(len(c) for c in saved["cubes"]) > 7
     assert summary["cubes"] == len(saved["cubes"]) > len(enumerate_cubes(6, 3, 12, 7))
+
+
+@pytest.mark.parametrize("n,bound", [(5, 9), (6, 13)])
+def test_screening_refutes_only_cubes_without_a_grid_within_the_bound(n, bound):
+    """At the published level-3 minimum (grids exist): every cube a lower level refutes
+    holds no level-3 grid within the bound, by the full formula without symmetry
+    breaking under that cube, and the cubes that do hold one survive every screen."""
+    depth = 7
+    cubes = enumerate_cubes(n, 3, bound, depth)
+    enc, clauses = proof_formula(n, 3, bound, symmetry="none")
+    cells = split_cells(n, depth)
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        holds = {c: solver.solve(assumptions=[enc.x(cell, 1) if b == "1" else -enc.x(cell, 1) for cell, b in zip(cells, c)]) for c in cubes}
+    assert any(holds.values())
+    for screen_level in (1, 2):
+        screened = screen_cubes(n, screen_level, bound, cubes)
+        assert sorted(screened["refuted"] + screened["open"]) == sorted(cubes)
+        assert screened["refuted"], "the lower level rules out no cube"
+        assert not [c for c in screened["refuted"] if holds[c]]
+
+
+def test_screened_proof_agrees_with_the_table_and_resumes_without_screening_again(tmp_path):
+    """With levels 1 and 2 screened first: proven one below the level-3 minimum (the
+    checkpoint notes both passes), a checked counterexample at it; a resumed run of a
+    screened checkpoint goes straight to the level-3 cubes."""
+    minimum = level_table()[6][2]
+    path = tmp_path / "screened.json"
+    below = prove_below(6, 3, minimum - 1, depth=7, workers=2, screen_levels=(1, 2), checkpoint=path)
+    assert below["proven"] and 0 < below["screened"] < below["cubes"]
+    assert json.loads(path.read_text())["screened"] == [1, 2]
+    at = prove_below(6, 3, minimum, depth=7, workers=2, screen_levels=(1, 2))
+    assert at["counterexample"] is not None and level_penalty(hexagon(6), at["counterexample"]["grid"], 3) <= minimum
+    saved = json.loads(path.read_text())
+    saved["refuted"], saved["proven"] = saved["refuted"][:-2], False
+    path.write_text(json.dumps(saved))
+    calls = []
+    again = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1, 2), checkpoint=path, progress=calls.append)
+    assert again["proven"] and again["screened"] == 0 and calls[0]["refuted"] == len(saved["refuted"])
+    with pytest.raises(ValueError, match="screen levels"):
+        prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(3,))
 
 
 def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path):

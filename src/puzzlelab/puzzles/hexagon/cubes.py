@@ -41,12 +41,14 @@ from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.sat_solver import solve_in_rounds
 
-__all__ = ["proof_formula", "split_cells", "enumerate_cubes", "guided_runs", "refute_cubes", "prove_below", "Checkpoint", "CHECKPOINT_VERSION"]
+__all__ = ["proof_formula", "split_cells", "enumerate_cubes", "guided_runs", "refute_cubes", "screen_cubes", "prove_below", "Checkpoint", "CHECKPOINT_VERSION"]
 
 CHECKPOINT_VERSION = 1
 ROUND_CONFLICTS = 20_000  # per round of one cube's call: the budget is checked between rounds
 SPLIT_CONFLICTS = 100_000  # a cube still open after this many conflicts is split deeper: the
 # last cubes of n = 8 at level 3 took minutes each, one worker alone while the other idled
+SCREEN_CONFLICTS = 20_000  # per cube and lower level: n = 9's open cubes at level 3 took
+# minutes each, while 149 of the first 242 fell at level 1 within this many conflicts
 GUIDED_FACTOR = 3  # each run takes 1/(factor x workers) of the cubes left: long runs first, short last
 
 
@@ -178,6 +180,46 @@ def refute_cubes(
     return out
 
 
+def screen_cubes(
+    n: int,
+    level: int,
+    bound: int,
+    patterns: list[str],
+    *,
+    conflicts: int = SCREEN_CONFLICTS,
+    budget: Budget | None = None,
+    interim: Callable[[Any], None] | None = None,
+) -> dict[str, Any]:
+    """One task: refute cubes at a lower level than the proof's. The penalties charged
+    at levels 1..`level` are part of a grid's total (the write-up's "Level by Level":
+    most of them come from the 1s and 2s), so a cube in which every level-`level` grid
+    has more than `bound` penalties holds no full grid within `bound` either. The
+    formula has no symmetry breaking (the proof's lex-leader grids need not project to
+    lex leaders), and each cube gets `conflicts` conflicts at most: the ones left open
+    go on to the proof's own level. Returns the refuted and the open patterns."""
+    from pysat.card import CardEnc, EncType
+    from pysat.solvers import Solver
+
+    budget = budget or Budget()
+    enc = HexEncoding(hexagon(n), top=level, symmetry="none")
+    card = CardEnc.atmost(enc.count_lits, bound=bound, top_id=enc.n_vars, encoding=EncType.totalizer)
+    order = split_cells(n)
+    out: dict[str, Any] = {"refuted": [], "open": []}
+    with Solver(name="cadical195", bootstrap_with=enc.clauses + card.clauses) as solver:
+        for i, pattern in enumerate(patterns):
+            if budget.expired():
+                out["open"].extend(patterns[i:])
+                break
+            solver.conf_budget(conflicts)
+            if solver.solve_limited(assumptions=_assumptions(enc, order, pattern)) is False:
+                out["refuted"].append(pattern)
+                if interim is not None:
+                    interim({"refuted": pattern})
+            else:  # satisfiable at this level, or not settled within `conflicts`
+                out["open"].append(pattern)
+    return out
+
+
 def guided_runs(cubes: list[str], workers: int) -> list[list[str]]:
     """Consecutive runs of cubes, each a 1/(GUIDED_FACTOR x workers) share of those
     left (OpenMP's 'guided' schedule): neighbouring cubes share what a solver learns,
@@ -195,8 +237,13 @@ def _refute_task(n, level, bound, symmetry, patterns, split_conflicts, *, budget
     return refute_cubes(n, level, bound, symmetry, patterns, split_conflicts=split_conflicts, budget=budget, interim=interim)
 
 
+def _screen_task(n, level, bound, patterns, conflicts, *, budget, interim):
+    return screen_cubes(n, level, bound, patterns, conflicts=conflicts, budget=budget, interim=interim)
+
+
 class Checkpoint:
-    """The proof's state on disk: question, digest, cubes, refuted cubes, time spent."""
+    """The proof's state on disk: question, digest, cubes, refuted cubes, time spent, and
+    the lower levels whose screening pass is done (a resumed run skips them)."""
 
     def __init__(self, path: str | os.PathLike | None, question: dict[str, Any]):
         self.path = None if path is None else Path(path)
@@ -204,6 +251,7 @@ class Checkpoint:
         self.cubes: list[str] | None = None
         self.refuted: set[str] = set()
         self.seconds = 0.0
+        self.screened: list[int] = []
         if self.path is not None and self.path.exists():
             self._load()
 
@@ -218,13 +266,14 @@ class Checkpoint:
         self.cubes = list(data["cubes"])
         self.refuted = set(data["refuted"]) & set(self.cubes)
         self.seconds = float(data.get("seconds", 0.0))
+        self.screened = [int(level) for level in data.get("screened", [])]
 
     def save(self, spent: float = 0.0) -> None:
         """Write the state; `spent` = seconds of the run in progress, added to the total."""
         if self.path is None:
             return
         data = dict(self.question, version=CHECKPOINT_VERSION, seconds=round(self.seconds + spent, 1))
-        data.update(cubes=self.cubes, refuted=sorted(self.refuted), proven=self.proven)
+        data.update(cubes=self.cubes, refuted=sorted(self.refuted), screened=self.screened, proven=self.proven)
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         tmp.write_text(json.dumps(data))
         os.replace(tmp, self.path)
@@ -254,20 +303,26 @@ def prove_below(
     backend: str = "local",
     address: str | None = None,
     split_conflicts: int | None = SPLIT_CONFLICTS,
+    screen_levels: tuple[int, ...] = (),
+    screen_conflicts: int = SCREEN_CONFLICTS,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Try to prove 'no level-`level` grid has at most `bound` penalties' by cubes
     (a cube taking more than `split_conflicts` conflicts is split three cells deeper).
+    First each of `screen_levels` (lower levels) gets a pass over the open cubes
+    (`screen_cubes`, `screen_conflicts` per cube); a finished pass is noted in the
+    checkpoint.
 
-    Returns a summary: proven (bool), cubes, refuted, open, counterexample (a level
-    grid with at most `bound` penalties, unchecked: the caller verifies it), seconds
-    (this run) and total_seconds (all runs of the checkpoint)."""
+    Returns a summary: proven (bool), cubes, refuted, open, screened (refuted by the
+    lower levels in this run), counterexample (a level grid with at most `bound`
+    penalties, unchecked: the caller verifies it), seconds (this run) and total_seconds
+    (all runs of the checkpoint)."""
     from puzzlelab.core.parallel import Task, default_workers, run_tasks
 
     budget = budget or Budget()
     started = time.perf_counter()
     if bound < 0:  # a count is never negative: nothing to refute
-        return {"n": n, "level": level, "bound": bound, "depth": depth, "cubes": 0, "refuted": 0, "open": 0, "proven": True, "counterexample": None, "seconds": 0.0, "total_seconds": 0.0}
+        return {"n": n, "level": level, "bound": bound, "depth": depth, "cubes": 0, "refuted": 0, "open": 0, "screened": 0, "proven": True, "counterexample": None, "seconds": 0.0, "total_seconds": 0.0}
     _, clauses = proof_formula(n, level, bound, symmetry)
     question = {"n": n, "level": level, "bound": bound, "depth": depth, "symmetry": symmetry, "digest": formula_digest(clauses)}
     del clauses
@@ -297,8 +352,31 @@ def prove_below(
     def on_interim(_index: int, value: Any) -> None:
         record([value["refuted"]])
 
+    summary["screened"] = 0  # cubes the lower levels refuted in this run
+
+    def screen(screen_level: int) -> None:
+        todo = [c for c in state.cubes if c not in state.refuted]
+        before = len(state.refuted)
+        runs = guided_runs(todo, n_workers)
+        tasks = [Task(_screen_task, (n, screen_level, bound, run, screen_conflicts), name=f"screen {screen_level}.{i}", context=True) for i, run in enumerate(runs)]
+        complete = True
+        for outcome in run_tasks(tasks, workers=n_workers, budget=budget, grace=2.0, on_interim=on_interim if backend == "local" else None, backend=backend, address=address):
+            value = outcome.value if outcome.ok and not outcome.interim else None
+            if not isinstance(value, dict):
+                complete = False
+                continue
+            record(value["refuted"])
+        summary["screened"] += len(state.refuted) - before
+        if complete and not budget.expired():
+            state.screened.append(screen_level)
+
     report()
     try:
+        for screen_level in screen_levels:
+            if not 1 <= screen_level < level:
+                raise ValueError(f"screen levels must lie in 1..{level - 1}, got {screen_level}")
+            if screen_level not in state.screened and not state.proven and not budget.expired():
+                screen(screen_level)
         # Rounds: a cube that proves hard comes back split, and the next round shares
         # its pieces among the workers; a round with no progress (budget over, workers
         # failing) ends the run.

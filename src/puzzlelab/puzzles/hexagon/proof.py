@@ -65,6 +65,7 @@ def run_proof(
     depth: int = 14,
     workers: int | None = None,
     split_conflicts: int | None = SPLIT_CONFLICTS,
+    screen: bool = True,
     budget: Budget | None = None,
     checkpoint: str | None = None,
     backend: str = "local",
@@ -74,12 +75,13 @@ def run_proof(
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) the proof; returns a JSON-able report with `settled` (proven or
-    disproved) and a `message` for people."""
+    disproved) and a `message` for people. `screen`: first refute what cubes the lower
+    levels can (cubes.screen_cubes)."""
     edges = edge_count(n)
     bound = edges - raw - 1
     summary = prove_below(
         n, level, bound, depth=depth, workers=workers, split_conflicts=split_conflicts, budget=budget,
-        checkpoint=checkpoint, backend=backend, address=address, progress=progress,
+        screen_levels=tuple(range(1, level)) if screen else (), checkpoint=checkpoint, backend=backend, address=address, progress=progress,
     )
     report: dict[str, Any] = {
         "n": n,
@@ -88,6 +90,7 @@ def run_proof(
         "bound": bound,
         "cubes": summary["cubes"],
         "refuted": summary["refuted"],
+        "screened": summary.get("screened", 0),
         "proven": summary["proven"],
         "optimal": False,
         "settled": False,

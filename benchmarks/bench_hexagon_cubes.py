@@ -2,6 +2,7 @@
 published level-k minimum", as the one CaDiCaL call (the peer: what `sat` does) and
 split into cubes refuted by worker processes (`hexagon/cubes.py`, what `prove` does),
 side by side in one process run, repeated; medians of wall seconds and their ratio.
+A third run screens the cubes at the lower levels first (`prove`'s default).
 
     python benchmarks/bench_hexagon_cubes.py [--orders 6,7] [--level 3] [--depth 12] [--workers 2] [--repeats 3]
 
@@ -52,19 +53,22 @@ def main() -> None:
     rows = []
     for n in parse_range(args.orders):
         bound = level_table()[n][args.level - 1] - 1
-        singles, splits = [], []
+        singles, splits, screens = [], [], []
         for _ in range(args.repeats):
             singles.append(single_call(n, args.level, bound))
-            t0 = time.perf_counter()
-            summary = prove_below(n, args.level, bound, depth=args.depth, workers=args.workers)
-            splits.append(time.perf_counter() - t0)
-            if not summary["proven"]:
-                raise SystemExit(f"n={n}: the cubes did not prove the bound ({summary})")
-        single, split = statistics.median(singles), statistics.median(splits)
+            for screen_levels, times in (((), splits), (tuple(range(1, args.level)), screens)):
+                t0 = time.perf_counter()
+                summary = prove_below(n, args.level, bound, depth=args.depth, workers=args.workers, screen_levels=screen_levels)
+                times.append(time.perf_counter() - t0)
+                if not summary["proven"]:
+                    raise SystemExit(f"n={n}: the cubes did not prove the bound ({summary})")
+        single, split, screened = statistics.median(singles), statistics.median(splits), statistics.median(screens)
         rows.append({"n": n, "level": args.level, "bound": bound, "cubes": summary["cubes"], "depth": args.depth, "workers": args.workers,
-                     "single_s": [round(t, 2) for t in singles], "cubes_s": [round(t, 2) for t in splits], "ratio": round(split / single, 3)})
+                     "single_s": [round(t, 2) for t in singles], "cubes_s": [round(t, 2) for t in splits], "ratio": round(split / single, 3),
+                     "screened_s": [round(t, 2) for t in screens], "screened_ratio": round(screened / single, 3)})
         print(f"n={n} level {args.level} <= {bound}: single call {single:.1f} s, {summary['cubes']} cubes on {args.workers} workers "
-              f"{split:.1f} s (median of {args.repeats}; cubes/single = {split / single:.2f})", flush=True)
+              f"{split:.1f} s, screened first {screened:.1f} s (median of {args.repeats}; cubes/single = {split / single:.2f}, "
+              f"screened/single = {screened / single:.2f})", flush=True)
     write_json("bench_hexagon_cubes", {"rows": rows})
 
 

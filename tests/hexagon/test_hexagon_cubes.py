@@ -132,7 +132,7 @@ def test_screened_proof_agrees_with_the_table_and_resumes_without_screening_agai
     path = tmp_path / "screened.json"
     below = prove_below(6, 3, minimum - 1, depth=7, workers=2, screen_levels=(1, 2), checkpoint=path)
     assert below["proven"] and 0 < below["screened"] < below["cubes"]
-    assert json.loads(path.read_text())["screened"] == [1, 2]
+    assert json.loads(path.read_text())["screened"] == [[1, 20_000], [2, 20_000]]
     at = prove_below(6, 3, minimum, depth=7, workers=2, screen_levels=(1, 2))
     assert at["counterexample"] is not None and level_penalty(hexagon(6), at["counterexample"]["grid"], 3) <= minimum
     saved = json.loads(path.read_text())
@@ -141,6 +141,10 @@ def test_screened_proof_agrees_with_the_table_and_resumes_without_screening_agai
     calls = []
     again = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1, 2), checkpoint=path, progress=calls.append)
     assert again["proven"] and again["screened"] == 0 and calls[0]["refuted"] == len(saved["refuted"])
+    saved["refuted"], saved["proven"] = saved["refuted"][:-2], False
+    path.write_text(json.dumps(saved))
+    more = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_conflicts=40_000, checkpoint=path)
+    assert more["proven"] and json.loads(path.read_text())["screened"][-1] == [1, 40_000]
     with pytest.raises(ValueError, match="screen levels"):
         prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(3,))
 

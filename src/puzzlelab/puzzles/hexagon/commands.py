@@ -230,6 +230,7 @@ def prove(
     workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
     split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; cubes.SPLIT_CONFLICTS).")] = 100_000,
     screen: Annotated[bool, typer.Option(help="First refute the cubes that the lower levels' penalties alone rule out (a cheap pass per level).")] = True,
+    screen_conflicts: Annotated[int, typer.Option(help="Conflicts per cube in a screening pass; a resumed run with more screens the open cubes again (cubes.SCREEN_CONFLICTS).")] = 20_000,
     budget: Annotated[float, typer.Option(help="Seconds for this run; run again to resume.")] = 3600.0,
     checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json).")] = None,
     grid_budget: Annotated[float, typer.Option(help="Seconds to find a verified grid of the claimed score once the bound is proven.")] = 120.0,
@@ -265,6 +266,8 @@ def prove(
             raise InvalidInstance(f"raw: expected 0 <= raw < {edge_count(n)} (the edge count bounds every score), got {raw}", "raw")
         if depth < 1:
             raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
+        if screen_conflicts < 1:
+            raise InvalidInstance(f"screen-conflicts: expected a positive number of conflicts, got {screen_conflicts}", "screen-conflicts")
         if split_conflicts < 0:
             raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
         _check_backend_and_budget(backend, budget)
@@ -298,7 +301,7 @@ def prove(
 
     try:
         report = run_in_thread(
-            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, budget=run_budget, checkpoint=path,
+            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts, budget=run_budget, checkpoint=path,
                               backend=backend, address=address, grid_budget=grid_budget, store=store, progress=show),
             on_interrupt,
         )

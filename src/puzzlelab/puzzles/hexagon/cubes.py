@@ -243,7 +243,8 @@ def _screen_task(n, level, bound, patterns, conflicts, *, budget, interim):
 
 class Checkpoint:
     """The proof's state on disk: question, digest, cubes, refuted cubes, time spent, and
-    the lower levels whose screening pass is done (a resumed run skips them)."""
+    the screening passes done, as [level, conflicts per cube] (a resumed run skips a
+    pass at the same level with no more conflicts)."""
 
     def __init__(self, path: str | os.PathLike | None, question: dict[str, Any]):
         self.path = None if path is None else Path(path)
@@ -251,7 +252,7 @@ class Checkpoint:
         self.cubes: list[str] | None = None
         self.refuted: set[str] = set()
         self.seconds = 0.0
-        self.screened: list[int] = []
+        self.screened: list[list[int]] = []
         if self.path is not None and self.path.exists():
             self._load()
 
@@ -266,7 +267,7 @@ class Checkpoint:
         self.cubes = list(data["cubes"])
         self.refuted = set(data["refuted"]) & set(self.cubes)
         self.seconds = float(data.get("seconds", 0.0))
-        self.screened = [int(level) for level in data.get("screened", [])]
+        self.screened = [[int(x) for x in done] for done in data.get("screened", [])]
 
     def save(self, spent: float = 0.0) -> None:
         """Write the state; `spent` = seconds of the run in progress, added to the total."""
@@ -310,7 +311,8 @@ def prove_below(
     """Try to prove 'no level-`level` grid has at most `bound` penalties' by cubes
     (a cube taking more than `split_conflicts` conflicts is split three cells deeper).
     First each of `screen_levels` (lower levels) gets a pass over the open cubes
-    (`screen_cubes`, `screen_conflicts` per cube); a finished pass is noted in the
+    (`screen_cubes`, `screen_conflicts` per cube: a later run with more conflicts
+    screens again what is left); a finished pass is noted in the
     checkpoint.
 
     Returns a summary: proven (bool), cubes, refuted, open, screened (refuted by the
@@ -368,14 +370,15 @@ def prove_below(
             record(value["refuted"])
         summary["screened"] += len(state.refuted) - before
         if complete and not budget.expired():
-            state.screened.append(screen_level)
+            state.screened.append([screen_level, screen_conflicts])
 
     report()
     try:
         for screen_level in screen_levels:
             if not 1 <= screen_level < level:
                 raise ValueError(f"screen levels must lie in 1..{level - 1}, got {screen_level}")
-            if screen_level not in state.screened and not state.proven and not budget.expired():
+            done = any(at == screen_level and conflicts >= screen_conflicts for at, conflicts in state.screened)
+            if not done and not state.proven and not budget.expired():
                 screen(screen_level)
         # Rounds: a cube that proves hard comes back split, and the next round shares
         # its pieces among the workers; a round with no progress (budget over, workers

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from puzzlelab.core.result import Budget, Result, Status
-from puzzlelab.puzzles.hexagon.cubes import SPLIT_CONFLICTS, prove_below
+from puzzlelab.puzzles.hexagon.cubes import SCREEN_CONFLICTS, SPLIT_CONFLICTS, prove_below
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
 
 __all__ = ["run_proof", "check_counterexample"]
@@ -66,6 +66,7 @@ def run_proof(
     workers: int | None = None,
     split_conflicts: int | None = SPLIT_CONFLICTS,
     screen: bool = True,
+    screen_conflicts: int = SCREEN_CONFLICTS,
     budget: Budget | None = None,
     checkpoint: str | None = None,
     backend: str = "local",
@@ -81,7 +82,7 @@ def run_proof(
     bound = edges - raw - 1
     summary = prove_below(
         n, level, bound, depth=depth, workers=workers, split_conflicts=split_conflicts, budget=budget,
-        screen_levels=tuple(range(1, level)) if screen else (), checkpoint=checkpoint, backend=backend, address=address, progress=progress,
+        screen_levels=tuple(range(1, level)) if screen else (), screen_conflicts=screen_conflicts, checkpoint=checkpoint, backend=backend, address=address, progress=progress,
     )
     report: dict[str, Any] = {
         "n": n,

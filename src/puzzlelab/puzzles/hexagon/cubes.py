@@ -197,15 +197,13 @@ def screen_cubes(
     formula has no symmetry breaking (the proof's lex-leader grids need not project to
     lex leaders), and each cube gets `conflicts` conflicts at most: the ones left open
     go on to the proof's own level. Returns the refuted and the open patterns."""
-    from pysat.card import CardEnc, EncType
     from pysat.solvers import Solver
 
     budget = budget or Budget()
-    enc = HexEncoding(hexagon(n), top=level, symmetry="none")
-    card = CardEnc.atmost(enc.count_lits, bound=bound, top_id=enc.n_vars, encoding=EncType.totalizer)
+    enc, clauses = proof_formula(n, level, bound, symmetry="none")
     order = split_cells(n)
     out: dict[str, Any] = {"refuted": [], "open": []}
-    with Solver(name="cadical195", bootstrap_with=enc.clauses + card.clauses) as solver:
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         for i, pattern in enumerate(patterns):
             if budget.expired():
                 out["open"].extend(patterns[i:])

@@ -231,6 +231,8 @@ def prove(
     split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; cubes.SPLIT_CONFLICTS).")] = 100_000,
     screen: Annotated[bool, typer.Option(help="First refute the cubes that the lower levels' penalties alone rule out (a cheap pass per level).")] = True,
     screen_conflicts: Annotated[int, typer.Option(help="Conflicts per cube in a screening pass; a resumed run with more screens the open cubes again (cubes.SCREEN_CONFLICTS).")] = 20_000,
+    screen_method: Annotated[str, typer.Option(help="sat (CaDiCaL, --screen-conflicts per cube) or maxsat (a core-guided lower bound per cube, run to the end: for cubes CaDiCaL leaves open).")] = "sat",
+    screen_levels: Annotated[Optional[str], typer.Option(help="Comma-separated levels to screen at, each below --level (default: all of them).")] = None,
     budget: Annotated[float, typer.Option(help="Seconds for this run; run again to resume.")] = 3600.0,
     checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json).")] = None,
     grid_budget: Annotated[float, typer.Option(help="Seconds to find a verified grid of the claimed score once the bound is proven.")] = 120.0,
@@ -268,6 +270,18 @@ def prove(
             raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
         if screen_conflicts < 1:
             raise InvalidInstance(f"screen-conflicts: expected a positive number of conflicts, got {screen_conflicts}", "screen-conflicts")
+        from puzzlelab.puzzles.hexagon.cubes import SCREEN_METHODS
+
+        if screen_method not in SCREEN_METHODS:
+            raise InvalidInstance(f"screen-method: expected one of {', '.join(SCREEN_METHODS)}, got {screen_method!r}", "screen-method")
+        levels_to_screen = None
+        if screen_levels is not None:
+            try:
+                levels_to_screen = tuple(int(part) for part in screen_levels.replace(" ", "").split(",") if part)
+            except ValueError:
+                levels_to_screen = ()
+            if not levels_to_screen or any(not 1 <= at < level for at in levels_to_screen):
+                raise InvalidInstance(f"screen-levels: expected comma-separated levels in 1..{level - 1}, got {screen_levels!r}", "screen-levels")
         if split_conflicts < 0:
             raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
         _check_backend_and_budget(backend, budget)
@@ -301,7 +315,8 @@ def prove(
 
     try:
         report = run_in_thread(
-            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts, budget=run_budget, checkpoint=path,
+            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
+                              screen_method=screen_method, screen_levels=levels_to_screen, budget=run_budget, checkpoint=path,
                               backend=backend, address=address, grid_budget=grid_budget, store=store, progress=show),
             on_interrupt,
         )

@@ -49,6 +49,7 @@ SPLIT_CONFLICTS = 100_000  # a cube still open after this many conflicts is spli
 # last cubes of n = 8 at level 3 took minutes each, one worker alone while the other idled
 SCREEN_CONFLICTS = 20_000  # per cube and lower level: n = 9's open cubes at level 3 took
 # minutes each, while 149 of the first 242 fell at level 1 within this many conflicts
+SCREEN_METHODS = ("sat", "maxsat")
 GUIDED_FACTOR = 3  # each run takes 1/(factor x workers) of the cubes left: long runs first, short last
 
 
@@ -187,6 +188,7 @@ def screen_cubes(
     patterns: list[str],
     *,
     conflicts: int = SCREEN_CONFLICTS,
+    method: str = "sat",
     budget: Budget | None = None,
     interim: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
@@ -195,25 +197,42 @@ def screen_cubes(
     most of them come from the 1s and 2s), so a cube in which every level-`level` grid
     has more than `bound` penalties holds no full grid within `bound` either. The
     formula has no symmetry breaking (the proof's lex-leader grids need not project to
-    lex leaders), and each cube gets `conflicts` conflicts at most: the ones left open
-    go on to the proof's own level. Returns the refuted and the open patterns."""
+    lex leaders). Each cube gets CaDiCaL with `conflicts` conflicts at most; with
+    `method` "maxsat" a cube that this leaves unsettled gets a core-guided lower bound
+    (maxsat.penalty_lower_bound), run until it exceeds `bound` or meets the cube's
+    minimum. The cubes left open go on to the proof's own level. Returns the refuted and the open patterns."""
     from pysat.solvers import Solver
 
     budget = budget or Budget()
+    if method not in SCREEN_METHODS:
+        raise ValueError(f"screen method: expected one of {SCREEN_METHODS}, got {method!r}")
     enc, clauses = proof_formula(n, level, bound, symmetry="none")
     order = split_cells(n)
     out: dict[str, Any] = {"refuted": [], "open": []}
+    maxsat_refutes: Callable[[str], bool] | None = None
+    if method == "maxsat":
+        from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
+
+        free = HexEncoding(hexagon(n), top=level, symmetry="none")  # no cardinality bound: RC2 counts
+
+        def maxsat_refutes(pattern: str) -> bool:
+            least, _, _ = penalty_lower_bound(free, [[lit] for lit in _assumptions(free, order, pattern)], target=bound + 1, budget=budget)
+            return least > bound
+
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         for i, pattern in enumerate(patterns):
             if budget.expired():
                 out["open"].extend(patterns[i:])
                 break
             solver.conf_budget(conflicts)
-            if solver.solve_limited(assumptions=_assumptions(enc, order, pattern)) is False:
+            answer = solver.solve_limited(assumptions=_assumptions(enc, order, pattern))
+            # satisfiable: a level grid within the bound, the cube stays open; not settled
+            # within `conflicts`: the MaxSAT bound decides, when asked for
+            if answer is False or (answer is None and maxsat_refutes is not None and maxsat_refutes(pattern)):
                 out["refuted"].append(pattern)
                 if interim is not None:
                     interim({"refuted": pattern})
-            else:  # satisfiable at this level, or not settled within `conflicts`
+            else:
                 out["open"].append(pattern)
     return out
 
@@ -235,14 +254,14 @@ def _refute_task(n, level, bound, symmetry, patterns, split_conflicts, *, budget
     return refute_cubes(n, level, bound, symmetry, patterns, split_conflicts=split_conflicts, budget=budget, interim=interim)
 
 
-def _screen_task(n, level, bound, patterns, conflicts, *, budget, interim):
-    return screen_cubes(n, level, bound, patterns, conflicts=conflicts, budget=budget, interim=interim)
+def _screen_task(n, level, bound, patterns, conflicts, method, *, budget, interim):
+    return screen_cubes(n, level, bound, patterns, conflicts=conflicts, method=method, budget=budget, interim=interim)
 
 
 class Checkpoint:
     """The proof's state on disk: question, digest, cubes, refuted cubes, time spent, and
-    the screening passes done, as [level, conflicts per cube] (a resumed run skips a
-    pass at the same level with no more conflicts)."""
+    the screening passes done, as [level, conflicts per cube] (0: a MaxSAT pass; a
+    resumed run skips a pass at the same level with no more conflicts)."""
 
     def __init__(self, path: str | os.PathLike | None, question: dict[str, Any]):
         self.path = None if path is None else Path(path)
@@ -304,14 +323,16 @@ def prove_below(
     split_conflicts: int | None = SPLIT_CONFLICTS,
     screen_levels: tuple[int, ...] = (),
     screen_conflicts: int = SCREEN_CONFLICTS,
+    screen_method: str = "sat",
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Try to prove 'no level-`level` grid has at most `bound` penalties' by cubes
     (a cube taking more than `split_conflicts` conflicts is split three cells deeper).
     First each of `screen_levels` (lower levels) gets a pass over the open cubes
     (`screen_cubes`, `screen_conflicts` per cube: a later run with more conflicts
-    screens again what is left); a finished pass is noted in the
-    checkpoint.
+    screens again what is left; `screen_method` "maxsat" bounds each cube exactly by
+    core-guided MaxSAT instead); a finished pass is noted in the checkpoint as
+    [level, conflicts], conflicts 0 for a MaxSAT pass, which no CaDiCaL pass adds to.
 
     Returns a summary: proven (bool), cubes, refuted, open, screened (refuted by the
     lower levels in this run), counterexample (a level grid with at most `bound`
@@ -321,6 +342,8 @@ def prove_below(
 
     budget = budget or Budget()
     started = time.perf_counter()
+    if screen_method not in SCREEN_METHODS:
+        raise ValueError(f"screen method: expected one of {SCREEN_METHODS}, got {screen_method!r}")
     if bound < 0:  # a count is never negative: nothing to refute
         return {"n": n, "level": level, "bound": bound, "depth": depth, "cubes": 0, "refuted": 0, "open": 0, "screened": 0, "proven": True, "counterexample": None, "seconds": 0.0, "total_seconds": 0.0}
     _, clauses = proof_formula(n, level, bound, symmetry)
@@ -358,7 +381,7 @@ def prove_below(
         todo = [c for c in state.cubes if c not in state.refuted]
         before = len(state.refuted)
         runs = guided_runs(todo, n_workers)
-        tasks = [Task(_screen_task, (n, screen_level, bound, run, screen_conflicts), name=f"screen {screen_level}.{i}", context=True) for i, run in enumerate(runs)]
+        tasks = [Task(_screen_task, (n, screen_level, bound, run, screen_conflicts, screen_method), name=f"screen {screen_level}.{i}", context=True) for i, run in enumerate(runs)]
         complete = True
         for outcome in run_tasks(tasks, workers=n_workers, budget=budget, grace=2.0, on_interim=on_interim if backend == "local" else None, backend=backend, address=address):
             value = outcome.value if outcome.ok and not outcome.interim else None
@@ -368,14 +391,14 @@ def prove_below(
             record(value["refuted"])
         summary["screened"] += len(state.refuted) - before
         if complete and not budget.expired():
-            state.screened.append([screen_level, screen_conflicts])
+            state.screened.append([screen_level, 0 if screen_method == "maxsat" else screen_conflicts])
 
     report()
     try:
         for screen_level in screen_levels:
             if not 1 <= screen_level < level:
                 raise ValueError(f"screen levels must lie in 1..{level - 1}, got {screen_level}")
-            done = any(at == screen_level and conflicts >= screen_conflicts for at, conflicts in state.screened)
+            done = any(at == screen_level and (conflicts == 0 or (screen_method == "sat" and conflicts >= screen_conflicts)) for at, conflicts in state.screened)
             if not done and not state.proven and not budget.expired():
                 screen(screen_level)
         # Rounds: a cube that proves hard comes back split, and the next round shares

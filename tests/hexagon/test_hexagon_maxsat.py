@@ -1,0 +1,68 @@
+"""Core-guided lower bounds (hexagon/maxsat.py) and the MaxSAT screen: the bound meets
+the published level minima with a grid the independent scorer agrees with, stops at a
+target, and the screen refutes exactly the cubes that a full SAT call refutes."""
+
+import json
+
+import pytest
+from pysat.solvers import Solver
+
+from puzzlelab.puzzles.hexagon.cubes import enumerate_cubes, proof_formula, prove_below, screen_cubes, split_cells
+from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
+from puzzlelab.puzzles.hexagon.model import hexagon
+from puzzlelab.puzzles.hexagon.puzzle import level_table
+from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
+from puzzlelab.puzzles.hexagon.scoring import level_penalty
+
+
+@pytest.mark.parametrize("n,level", [(3, 1), (3, 2), (3, 3), (4, 1), (4, 2), (4, 3), (5, 1), (5, 2), (5, 3), (6, 1), (6, 2)])
+def test_exact_bound_is_the_published_level_minimum_with_a_grid_that_scores_it(n, level):
+    enc = HexEncoding(hexagon(n), top=level, symmetry="lex")
+    least, exact, model = penalty_lower_bound(enc)
+    assert exact and least == level_table()[n][level - 1]
+    assert level_penalty(hexagon(n), enc.decode(model), level) == least
+
+
+def test_a_target_stops_the_bound_early_and_no_model_gives_an_exact_infinite_bound():
+    enc = HexEncoding(hexagon(5), top=3, symmetry="none")
+    minimum = level_table()[5][2]
+    least, exact, model = penalty_lower_bound(enc, target=minimum - 3)
+    assert minimum - 3 <= least <= minimum and not exact and model is None
+    centre = split_cells(5, 1)[0]
+    least, exact, model = penalty_lower_bound(enc, [[enc.x(centre, 1)], [-enc.x(centre, 1)]])
+    assert exact and model is None and least > len(enc.count_lits)
+
+
+def _refutable(n, level, bound, cubes):
+    """The cubes in which no level grid has at most `bound` penalties, by one full
+    CaDiCaL call each (no conflict limit, no symmetry breaking)."""
+    enc, clauses = proof_formula(n, level, bound, symmetry="none")
+    cells = split_cells(n, len(cubes[0]))
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        return {c for c in cubes if not solver.solve(assumptions=[enc.x(cell, 1) if b == "1" else -enc.x(cell, 1) for cell, b in zip(cells, c)])}
+
+
+@pytest.mark.parametrize("n,level,bound", [(5, 1, 9), (5, 2, 9), (6, 1, 13), (6, 2, 13)])
+def test_maxsat_screen_refutes_exactly_the_cubes_a_full_call_refutes(n, level, bound):
+    """With one conflict for CaDiCaL, nearly every cube goes to RC2; the refuted set must
+    be exactly the cubes with no level grid within the bound."""
+    cubes = enumerate_cubes(n, 3, bound, 7)
+    screened = screen_cubes(n, level, bound, cubes, conflicts=1, method="maxsat")
+    assert sorted(screened["refuted"] + screened["open"]) == sorted(cubes)
+    expected = _refutable(n, level, bound, cubes)
+    assert expected and set(screened["refuted"]) == expected
+
+
+def test_a_maxsat_screened_proof_closes_and_is_not_screened_again(tmp_path):
+    minimum = level_table()[6][2]
+    path = tmp_path / "maxsat.json"
+    below = prove_below(6, 3, minimum - 1, depth=7, workers=2, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, checkpoint=path)
+    assert below["proven"] and below["screened"] > 0
+    assert json.loads(path.read_text())["screened"] == [[1, 0]]
+    saved = json.loads(path.read_text())
+    saved["refuted"], saved["proven"] = saved["refuted"][:-2], False
+    path.write_text(json.dumps(saved))
+    again = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_conflicts=10**6, checkpoint=path)
+    assert again["proven"] and again["screened"] == 0  # a MaxSAT pass outranks any CaDiCaL pass
+    with pytest.raises(ValueError, match="screen method"):
+        screen_cubes(5, 1, 9, ["1"], method="cp-sat")

@@ -66,3 +66,13 @@ def test_a_maxsat_screened_proof_closes_and_is_not_screened_again(tmp_path):
     assert again["proven"] and again["screened"] == 0  # a MaxSAT pass outranks any CaDiCaL pass
     with pytest.raises(ValueError, match="screen method"):
         screen_cubes(5, 1, 9, ["1"], method="cp-sat")
+
+
+def test_maxsat_cubes_prove_the_table_and_find_a_checked_counterexample_at_the_minimum():
+    minimum = level_table()[5][2]
+    below = prove_below(5, 3, minimum - 1, depth=7, workers=2, cube_method="maxsat")
+    assert below["proven"] and below["refuted"] == below["cubes"]
+    at = prove_below(5, 3, minimum, depth=7, workers=2, cube_method="maxsat")
+    assert not at["proven"] and level_penalty(hexagon(5), at["counterexample"]["grid"], 3) <= minimum
+    with pytest.raises(ValueError, match="cube method"):
+        prove_below(5, 3, minimum, depth=7, cube_method="cp-sat")

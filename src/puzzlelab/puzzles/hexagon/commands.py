@@ -232,6 +232,7 @@ def prove(
     screen: Annotated[bool, typer.Option(help="First refute the cubes that the lower levels' penalties alone rule out (a cheap pass per level).")] = True,
     screen_conflicts: Annotated[int, typer.Option(help="Conflicts per cube in a screening pass; a resumed run with more screens the open cubes again (cubes.SCREEN_CONFLICTS).")] = 20_000,
     screen_method: Annotated[str, typer.Option(help="sat (CaDiCaL, --screen-conflicts per cube) or maxsat (a core-guided lower bound per cube, run to the end: for cubes CaDiCaL leaves open).")] = "sat",
+    cube_method: Annotated[str, typer.Option(help="How the cubes at --level are refuted: sat (CaDiCaL, split when hard) or maxsat (a core-guided lower bound per cube).")] = "sat",
     screen_levels: Annotated[Optional[str], typer.Option(help="Comma-separated levels to screen at, each below --level (default: all of them).")] = None,
     budget: Annotated[float, typer.Option(help="Seconds for this run; run again to resume.")] = 3600.0,
     checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json).")] = None,
@@ -270,10 +271,12 @@ def prove(
             raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
         if screen_conflicts < 1:
             raise InvalidInstance(f"screen-conflicts: expected a positive number of conflicts, got {screen_conflicts}", "screen-conflicts")
-        from puzzlelab.puzzles.hexagon.cubes import SCREEN_METHODS
+        from puzzlelab.puzzles.hexagon.cubes import REFUTE_METHODS
 
-        if screen_method not in SCREEN_METHODS:
-            raise InvalidInstance(f"screen-method: expected one of {', '.join(SCREEN_METHODS)}, got {screen_method!r}", "screen-method")
+        if screen_method not in REFUTE_METHODS:
+            raise InvalidInstance(f"screen-method: expected one of {', '.join(REFUTE_METHODS)}, got {screen_method!r}", "screen-method")
+        if cube_method not in REFUTE_METHODS:
+            raise InvalidInstance(f"cube-method: expected one of {', '.join(REFUTE_METHODS)}, got {cube_method!r}", "cube-method")
         levels_to_screen = None
         if screen_levels is not None:
             try:
@@ -316,7 +319,7 @@ def prove(
     try:
         report = run_in_thread(
             lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
-                              screen_method=screen_method, screen_levels=levels_to_screen, budget=run_budget, checkpoint=path,
+                              screen_method=screen_method, cube_method=cube_method, screen_levels=levels_to_screen, budget=run_budget, checkpoint=path,
                               backend=backend, address=address, grid_budget=grid_budget, store=store, progress=show),
             on_interrupt,
         )

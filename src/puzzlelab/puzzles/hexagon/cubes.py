@@ -49,7 +49,7 @@ SPLIT_CONFLICTS = 100_000  # a cube still open after this many conflicts is spli
 # last cubes of n = 8 at level 3 took minutes each, one worker alone while the other idled
 SCREEN_CONFLICTS = 20_000  # per cube and lower level: n = 9's open cubes at level 3 took
 # minutes each, while 149 of the first 242 fell at level 1 within this many conflicts
-SCREEN_METHODS = ("sat", "maxsat")
+REFUTE_METHODS = ("sat", "maxsat")  # how a cube is refuted: CaDiCaL, or a core-guided lower bound (maxsat.py)
 GUIDED_FACTOR = 3  # each run takes 1/(factor x workers) of the cubes left: long runs first, short last
 
 
@@ -127,6 +127,7 @@ def refute_cubes(
     *,
     split_conflicts: int | None = None,
     split_extra: int = 3,
+    method: str = "sat",
     budget: Budget | None = None,
     interim: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
@@ -135,13 +136,39 @@ def refute_cubes(
     grid) if a cube is satisfiable, and `split`: a cube that took more than
     `split_conflicts` conflicts is handed back as its extensions by `split_extra` more
     cells (the task stops there, so the caller can share them among idle workers).
-    Each refutation is also sent through `interim`."""
+    Each refutation is also sent through `interim`. `method` "maxsat": each cube gets
+    a core-guided lower bound on the same formula without its cardinality constraint
+    (maxsat.penalty_lower_bound), run until it passes `bound` (refuted) or meets the
+    cube's minimum (a counterexample); no splits."""
     from pysat.solvers import Solver
 
     budget = budget or Budget()
-    enc, clauses = proof_formula(n, level, bound, symmetry)
+    if method not in REFUTE_METHODS:
+        raise ValueError(f"cube method: expected one of {REFUTE_METHODS}, got {method!r}")
     order = split_cells(n)
     out: dict[str, Any] = {"refuted": [], "open": [], "grid": None, "pattern": None, "split": {}, "conflicts": 0}
+    if method == "maxsat":
+        from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
+
+        free = HexEncoding(hexagon(n), top=level, symmetry=symmetry)
+        for i, pattern in enumerate(patterns):
+            if budget.expired():
+                out["open"] = patterns[i:]
+                break
+            t0 = time.perf_counter()
+            least, exact, model = penalty_lower_bound(free, [[lit] for lit in _assumptions(free, order, pattern)], target=bound + 1, budget=budget)
+            if least <= bound:
+                if exact and model is not None:
+                    out["pattern"], out["grid"] = pattern, free.decode(model)
+                    out["open"] = patterns[i + 1 :]
+                else:  # the budget ran out
+                    out["open"] = patterns[i:]
+                break
+            out["refuted"].append(pattern)
+            if interim is not None:
+                interim({"refuted": pattern, "seconds": round(time.perf_counter() - t0, 3)})
+        return out
+    enc, clauses = proof_formula(n, level, bound, symmetry)
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
 
         def conflicts() -> int:
@@ -204,8 +231,8 @@ def screen_cubes(
     from pysat.solvers import Solver
 
     budget = budget or Budget()
-    if method not in SCREEN_METHODS:
-        raise ValueError(f"screen method: expected one of {SCREEN_METHODS}, got {method!r}")
+    if method not in REFUTE_METHODS:
+        raise ValueError(f"screen method: expected one of {REFUTE_METHODS}, got {method!r}")
     enc, clauses = proof_formula(n, level, bound, symmetry="none")
     order = split_cells(n)
     out: dict[str, Any] = {"refuted": [], "open": []}
@@ -250,8 +277,8 @@ def guided_runs(cubes: list[str], workers: int) -> list[list[str]]:
     return runs
 
 
-def _refute_task(n, level, bound, symmetry, patterns, split_conflicts, *, budget, interim):
-    return refute_cubes(n, level, bound, symmetry, patterns, split_conflicts=split_conflicts, budget=budget, interim=interim)
+def _refute_task(n, level, bound, symmetry, patterns, split_conflicts, method, *, budget, interim):
+    return refute_cubes(n, level, bound, symmetry, patterns, split_conflicts=split_conflicts, method=method, budget=budget, interim=interim)
 
 
 def _screen_task(n, level, bound, patterns, conflicts, method, *, budget, interim):
@@ -324,6 +351,7 @@ def prove_below(
     screen_levels: tuple[int, ...] = (),
     screen_conflicts: int = SCREEN_CONFLICTS,
     screen_method: str = "sat",
+    cube_method: str = "sat",
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Try to prove 'no level-`level` grid has at most `bound` penalties' by cubes
@@ -333,6 +361,7 @@ def prove_below(
     screens again what is left; `screen_method` "maxsat" bounds each cube exactly by
     core-guided MaxSAT instead); a finished pass is noted in the checkpoint as
     [level, conflicts], conflicts 0 for a MaxSAT pass, which no CaDiCaL pass adds to.
+    `cube_method` "maxsat" refutes the cubes at `level` by MaxSAT bounds too.
 
     Returns a summary: proven (bool), cubes, refuted, open, screened (refuted by the
     lower levels in this run), counterexample (a level grid with at most `bound`
@@ -342,8 +371,9 @@ def prove_below(
 
     budget = budget or Budget()
     started = time.perf_counter()
-    if screen_method not in SCREEN_METHODS:
-        raise ValueError(f"screen method: expected one of {SCREEN_METHODS}, got {screen_method!r}")
+    for what, method in (("screen", screen_method), ("cube", cube_method)):
+        if method not in REFUTE_METHODS:
+            raise ValueError(f"{what} method: expected one of {REFUTE_METHODS}, got {method!r}")
     if bound < 0:  # a count is never negative: nothing to refute
         return {"n": n, "level": level, "bound": bound, "depth": depth, "cubes": 0, "refuted": 0, "open": 0, "screened": 0, "proven": True, "counterexample": None, "seconds": 0.0, "total_seconds": 0.0}
     _, clauses = proof_formula(n, level, bound, symmetry)
@@ -408,7 +438,7 @@ def prove_below(
             before = (len(state.refuted), len(state.cubes))
             todo = [c for c in state.cubes if c not in state.refuted]
             runs = guided_runs(todo, n_workers)
-            tasks = [Task(_refute_task, (n, level, bound, symmetry, run, split_conflicts), name=f"cubes {i}", context=True) for i, run in enumerate(runs)]
+            tasks = [Task(_refute_task, (n, level, bound, symmetry, run, split_conflicts, cube_method), name=f"cubes {i}", context=True) for i, run in enumerate(runs)]
             for outcome in run_tasks(
                 tasks,
                 workers=n_workers,

@@ -69,6 +69,7 @@ def run_proof(
     screen_conflicts: int = SCREEN_CONFLICTS,
     screen_method: str = "sat",
     screen_levels: tuple[int, ...] | None = None,
+    cube_method: str = "sat",
     budget: Budget | None = None,
     checkpoint: str | None = None,
     backend: str = "local",
@@ -81,13 +82,14 @@ def run_proof(
     disproved) and a `message` for people. `screen`: first refute what cubes the lower
     levels can (cubes.screen_cubes): the levels in `screen_levels` (default all below
     `level`), by `screen_method` "sat" (CaDiCaL, `screen_conflicts` per cube) or "maxsat"
-    (a core-guided lower bound per cube)."""
+    (a core-guided lower bound per cube); `cube_method` the same choice for the cubes
+    at `level` itself."""
     edges = edge_count(n)
     bound = edges - raw - 1
     summary = prove_below(
         n, level, bound, depth=depth, workers=workers, split_conflicts=split_conflicts, budget=budget,
         screen_levels=(tuple(range(1, level)) if screen_levels is None else tuple(screen_levels)) if screen else (),
-        screen_conflicts=screen_conflicts, screen_method=screen_method, checkpoint=checkpoint, backend=backend, address=address, progress=progress,
+        screen_conflicts=screen_conflicts, screen_method=screen_method, cube_method=cube_method, checkpoint=checkpoint, backend=backend, address=address, progress=progress,
     )
     report: dict[str, Any] = {
         "n": n,

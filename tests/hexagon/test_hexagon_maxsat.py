@@ -76,3 +76,30 @@ def test_maxsat_cubes_prove_the_table_and_find_a_checked_counterexample_at_the_m
     assert not at["proven"] and level_penalty(hexagon(5), at["counterexample"]["grid"], 3) <= minimum
     with pytest.raises(ValueError, match="cube method"):
         prove_below(5, 3, minimum, depth=7, cube_method="cp-sat")
+
+
+def test_resplit_replaces_each_open_cube_by_its_pieces_and_forgets_the_screens():
+    """The pieces of the open cubes are exactly the deeper cubes under them (the same
+    propagation from the root), refuted cubes stay as they were, and the screening
+    record is cleared: the pieces were never screened."""
+    from puzzlelab.puzzles.hexagon.cubes import Checkpoint, resplit_open
+
+    state = Checkpoint(None, {})
+    state.cubes = enumerate_cubes(6, 3, 12, 5)
+    state.refuted = set(state.cubes[::2])
+    state.screened = [[1, 0]]
+    open_before = [c for c in state.cubes if c not in state.refuted]
+    assert resplit_open(state, 6, 3, 12, "lex", 2) == len(open_before)
+    deeper = enumerate_cubes(6, 3, 12, 7)
+    assert sorted(c for c in state.cubes if len(c) == 7) == sorted(c for c in deeper if c[:5] in open_before)
+    assert sorted(c for c in state.cubes if len(c) == 5) == sorted(state.refuted)
+    assert state.screened == []
+
+
+def test_a_resplit_proof_closes_and_a_capped_screen_refutes_only_what_a_full_call_does(tmp_path):
+    minimum = level_table()[6][2]
+    summary = prove_below(6, 3, minimum - 1, depth=5, workers=2, resplit=2, screen_levels=(1,), screen_method="maxsat", screen_seconds=0.5)
+    assert summary["proven"] and summary["cubes"] > len(enumerate_cubes(6, 3, minimum - 1, 5))
+    cubes = enumerate_cubes(6, 3, 13, 7)
+    capped = screen_cubes(6, 1, 13, cubes, conflicts=1, method="maxsat", seconds=0.05)
+    assert set(capped["refuted"]) <= _refutable(6, 1, 13, cubes)

@@ -16,6 +16,7 @@ stops as soon as it reaches the target: that alone refutes "at most target - 1".
 
 from __future__ import annotations
 
+import threading
 from typing import Iterable
 
 from puzzlelab.core.result import Budget
@@ -53,13 +54,22 @@ def penalty_lower_bound(enc: HexEncoding, extra: Iterable[list[int]] = (), *, ta
             if (target is not None and self.cost >= target) or budget.expired():
                 raise _Stop
 
-    # CaDiCaL cannot be interrupted inside a call: the budget is checked between cores,
-    # and a caller that needs a hard deadline runs this in a worker process.
+    # The budget is checked between cores, and a timer interrupts a long oracle call.
     with BoundedRC2(wcnf, solver="g4", adapt=True, exhaust=True, minz=True, trim=5) as rc2:
+        timer = None
+        if budget.limited:
+            timer = threading.Timer(budget.seconds_left(), rc2.interrupt)
+            timer.daemon = True
+            timer.start()
         try:
-            model = rc2.compute()
+            model = rc2.compute(expect_interrupt=True)
         except _Stop:
             return rc2.cost, False, None
-        if model is None:  # the hard clauses alone have no model
-            return len(enc.count_lits) + 1, True, None
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if model is None:
+            if rc2.interrupted or budget.expired():
+                return rc2.cost, False, None
+            return len(enc.count_lits) + 1, True, None  # the hard clauses alone have no model
         return rc2.cost, True, list(model)

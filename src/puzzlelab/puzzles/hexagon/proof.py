@@ -70,6 +70,8 @@ def run_proof(
     screen_method: str = "sat",
     screen_levels: tuple[int, ...] | None = None,
     cube_method: str = "sat",
+    resplit: int = 0,
+    screen_seconds: float | None = None,
     budget: Budget | None = None,
     checkpoint: str | None = None,
     backend: str = "local",
@@ -83,13 +85,13 @@ def run_proof(
     levels can (cubes.screen_cubes): the levels in `screen_levels` (default all below
     `level`), by `screen_method` "sat" (CaDiCaL, `screen_conflicts` per cube) or "maxsat"
     (a core-guided lower bound per cube); `cube_method` the same choice for the cubes
-    at `level` itself."""
+    at `level` itself; `resplit` and `screen_seconds` as in cubes.prove_below."""
     edges = edge_count(n)
     bound = edges - raw - 1
     summary = prove_below(
         n, level, bound, depth=depth, workers=workers, split_conflicts=split_conflicts, budget=budget,
         screen_levels=(tuple(range(1, level)) if screen_levels is None else tuple(screen_levels)) if screen else (),
-        screen_conflicts=screen_conflicts, screen_method=screen_method, cube_method=cube_method, checkpoint=checkpoint, backend=backend, address=address, progress=progress,
+        screen_conflicts=screen_conflicts, screen_method=screen_method, cube_method=cube_method, resplit=resplit, screen_seconds=screen_seconds, checkpoint=checkpoint, backend=backend, address=address, progress=progress,
     )
     report: dict[str, Any] = {
         "n": n,

@@ -103,3 +103,19 @@ def test_a_resplit_proof_closes_and_a_capped_screen_refutes_only_what_a_full_cal
     cubes = enumerate_cubes(6, 3, 13, 7)
     capped = screen_cubes(6, 1, 13, cubes, conflicts=1, method="maxsat", seconds=0.05)
     assert set(capped["refuted"]) <= _refutable(6, 1, 13, cubes)
+
+
+def test_a_capped_maxsat_pass_is_noted_with_its_cap_and_a_larger_cap_screens_again(tmp_path):
+    minimum = level_table()[6][2]
+    path = tmp_path / "capped.json"
+    first = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, screen_seconds=5.0, checkpoint=path)
+    assert first["proven"] and json.loads(path.read_text())["screened"] == [[1, 0, 5.0]]
+    saved = json.loads(path.read_text())
+    saved["refuted"], saved["proven"] = saved["refuted"][:-2], False
+    path.write_text(json.dumps(saved))
+    same = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, screen_seconds=5.0, checkpoint=path)
+    assert same["proven"] and same["screened"] == 0  # the same cap: not screened again
+    saved["refuted"] = saved["refuted"][:-2]
+    path.write_text(json.dumps(saved))
+    larger = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, checkpoint=path)
+    assert larger["proven"] and json.loads(path.read_text())["screened"][-1] == [1, 0]

@@ -289,8 +289,9 @@ def _screen_task(n, level, bound, patterns, conflicts, method, seconds, *, budge
 
 class Checkpoint:
     """The proof's state on disk: question, digest, cubes, refuted cubes, time spent, and
-    the screening passes done, as [level, conflicts per cube] (0: a MaxSAT pass; a
-    resumed run skips a pass at the same level with no more conflicts)."""
+    the screening passes done, as [level, conflicts per cube] (0: a MaxSAT pass, then
+    its cap in seconds per cube if it had one); a resumed run skips a pass that an
+    earlier one at the same level covers."""
 
     def __init__(self, path: str | os.PathLike | None, question: dict[str, Any]):
         self.path = None if path is None else Path(path)
@@ -298,7 +299,7 @@ class Checkpoint:
         self.cubes: list[str] | None = None
         self.refuted: set[str] = set()
         self.seconds = 0.0
-        self.screened: list[list[int]] = []
+        self.screened: list[list[float]] = []
         if self.path is not None and self.path.exists():
             self._load()
 
@@ -313,7 +314,7 @@ class Checkpoint:
         self.cubes = list(data["cubes"])
         self.refuted = set(data["refuted"]) & set(self.cubes)
         self.seconds = float(data.get("seconds", 0.0))
-        self.screened = [[int(x) for x in done] for done in data.get("screened", [])]
+        self.screened = [[int(done[0]), int(done[1]), *map(float, done[2:])] for done in data.get("screened", [])]
 
     def save(self, spent: float = 0.0) -> None:
         """Write the state; `spent` = seconds of the run in progress, added to the total."""
@@ -384,7 +385,7 @@ def prove_below(
     (`screen_cubes`, `screen_conflicts` per cube: a later run with more conflicts
     screens again what is left; `screen_method` "maxsat" bounds each cube exactly by
     core-guided MaxSAT instead); a finished pass is noted in the checkpoint as
-    [level, conflicts], conflicts 0 for a MaxSAT pass, which no CaDiCaL pass adds to.
+    [level, conflicts], conflicts 0 for a MaxSAT pass (then its cap, if any: `covers`).
     `cube_method` "maxsat" refutes the cubes at `level` by MaxSAT bounds too.
     `resplit` > 0 first splits every open cube that many cells deeper (`resplit_open`);
     `screen_seconds` caps each cube's MaxSAT bound in a screening pass.
@@ -436,6 +437,14 @@ def prove_below(
 
     summary["screened"] = 0  # cubes the lower levels refuted in this run
 
+    def covers(entry: list[float]) -> bool:
+        """Whether a recorded pass did at least what this run asks of its level: a MaxSAT
+        pass covers any CaDiCaL pass and a MaxSAT pass with no larger cap."""
+        conflicts, cap = entry[1], (entry[2] if len(entry) > 2 else None)
+        if conflicts != 0:
+            return screen_method == "sat" and conflicts >= screen_conflicts
+        return cap is None or (screen_method == "maxsat" and screen_seconds is not None and cap >= screen_seconds)
+
     def screen(screen_level: int) -> None:
         todo = [c for c in state.cubes if c not in state.refuted]
         before = len(state.refuted)
@@ -450,14 +459,17 @@ def prove_below(
             record(value["refuted"])
         summary["screened"] += len(state.refuted) - before
         if complete and not budget.expired():
-            state.screened.append([screen_level, 0 if screen_method == "maxsat" else screen_conflicts])
+            if screen_method == "sat":
+                state.screened.append([screen_level, screen_conflicts])
+            else:  # a capped MaxSAT pass notes its cap
+                state.screened.append([screen_level, 0] + ([] if screen_seconds is None else [screen_seconds]))
 
     report()
     try:
         for screen_level in screen_levels:
             if not 1 <= screen_level < level:
                 raise ValueError(f"screen levels must lie in 1..{level - 1}, got {screen_level}")
-            done = any(at == screen_level and (conflicts == 0 or (screen_method == "sat" and conflicts >= screen_conflicts)) for at, conflicts in state.screened)
+            done = any(screen_level == entry[0] and covers(entry) for entry in state.screened)
             if not done and not state.proven and not budget.expired():
                 screen(screen_level)
         # Rounds: a cube that proves hard comes back split, and the next round shares

@@ -221,3 +221,18 @@ def test_order_8_proven_optimal_by_cubes(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["proven"] and data["optimal"] and data["claim_raw"] == 442 and data["bound"] == 19
+
+
+def test_the_cover_check_accepts_the_cubes_and_catches_a_missing_one():
+    """At the published level-3 minimum of n = 6 grids exist: the enumerated cubes
+    cover them, and with a cube that holds a grid taken away the check names it."""
+    from puzzlelab.puzzles.hexagon.cubes import uncovered_pattern
+
+    bound = level_table()[6][2]
+    cubes = enumerate_cubes(6, 3, bound, 7)
+    assert uncovered_pattern(6, 3, bound, "lex", cubes) is None
+    enc, clauses = proof_formula(6, 3, bound)
+    cells = split_cells(6, 7)
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        holding = next(c for c in cubes if solver.solve(assumptions=[enc.x(cell, 1) if b == "1" else -enc.x(cell, 1) for cell, b in zip(cells, c)]))
+    assert uncovered_pattern(6, 3, bound, "lex", [c for c in cubes if c != holding]) == holding

@@ -228,7 +228,8 @@ def screen_cubes(
     lex leaders). Each cube gets CaDiCaL with `conflicts` conflicts at most; with
     `method` "maxsat" a cube that this leaves unsettled gets a core-guided lower bound
     (maxsat.penalty_lower_bound), run until it exceeds `bound`, meets the cube's
-    minimum or has run `seconds` (None: no cap). The cubes left open go on to the proof's own level. Returns the refuted and the open patterns."""
+    minimum or has run `seconds` (None: no cap). The cubes left open go on to the
+    proof's own level. Returns the refuted and the open patterns."""
     from pysat.solvers import Solver
 
     budget = budget or Budget()

@@ -119,3 +119,11 @@ def test_a_capped_maxsat_pass_is_noted_with_its_cap_and_a_larger_cap_screens_aga
     path.write_text(json.dumps(saved))
     larger = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, checkpoint=path)
     assert larger["proven"] and json.loads(path.read_text())["screened"][-1] == [1, 0]
+
+
+def test_resplit_rounds_go_deeper_each_round_and_the_proof_still_closes(tmp_path):
+    minimum = level_table()[6][2]
+    path = tmp_path / "rounds.json"
+    summary = prove_below(6, 3, minimum - 1, depth=5, workers=2, resplit=1, resplit_rounds=3, screen_levels=(1,), screen_conflicts=1, checkpoint=path)
+    cubes = json.loads(path.read_text())["cubes"]
+    assert summary["proven"] and max(len(c) for c in cubes) == 5 + 3

@@ -235,6 +235,7 @@ def prove(
     cube_method: Annotated[str, typer.Option(help="How the cubes at --level are refuted: sat (CaDiCaL, split when hard) or maxsat (a core-guided lower bound per cube).")] = "sat",
     screen_seconds: Annotated[float, typer.Option(help="Seconds at most for one cube's MaxSAT bound in a screening pass (0 = no cap).")] = 0.0,
     resplit: Annotated[int, typer.Option(help="First split every open cube this many cells deeper and screen the pieces afresh (for cubes every screen left open).")] = 0,
+    resplit_rounds: Annotated[int, typer.Option(help="With --resplit: rounds of 'split the open cubes deeper, screen the pieces' at most.")] = 1,
     screen_levels: Annotated[Optional[str], typer.Option(help="Comma-separated levels to screen at, each below --level (default: all of them).")] = None,
     budget: Annotated[float, typer.Option(help="Seconds for this run; run again to resume.")] = 3600.0,
     checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json).")] = None,
@@ -281,6 +282,8 @@ def prove(
             raise InvalidInstance(f"cube-method: expected one of {', '.join(REFUTE_METHODS)}, got {cube_method!r}", "cube-method")
         if screen_seconds < 0:
             raise InvalidInstance(f"screen-seconds: expected 0 (no cap) or a positive number of seconds, got {screen_seconds}", "screen-seconds")
+        if resplit_rounds < 1:
+            raise InvalidInstance(f"resplit-rounds: expected at least 1 round, got {resplit_rounds}", "resplit-rounds")
         if resplit < 0:
             raise InvalidInstance(f"resplit: expected 0 (none) or a number of cells, got {resplit}", "resplit")
         levels_to_screen = None
@@ -325,7 +328,7 @@ def prove(
     try:
         report = run_in_thread(
             lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
-                              screen_method=screen_method, cube_method=cube_method, resplit=resplit, screen_seconds=screen_seconds or None, screen_levels=levels_to_screen, budget=run_budget, checkpoint=path,
+                              screen_method=screen_method, cube_method=cube_method, resplit=resplit, resplit_rounds=resplit_rounds, screen_seconds=screen_seconds or None, screen_levels=levels_to_screen, budget=run_budget, checkpoint=path,
                               backend=backend, address=address, grid_budget=grid_budget, store=store, progress=show),
             on_interrupt,
         )

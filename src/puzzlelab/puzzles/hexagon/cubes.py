@@ -416,6 +416,7 @@ def prove_below(
     screen_method: str = "sat",
     cube_method: str = "sat",
     resplit: int = 0,
+    resplit_rounds: int = 1,
     screen_seconds: float | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
@@ -427,7 +428,8 @@ def prove_below(
     core-guided MaxSAT instead); a finished pass is noted in the checkpoint as
     [level, conflicts], conflicts 0 for a MaxSAT pass (then its cap, if any: `covers`).
     `cube_method` "maxsat" refutes the cubes at `level` by MaxSAT bounds too.
-    `resplit` > 0 first splits every open cube that many cells deeper (`resplit_open`);
+    `resplit` > 0 first splits every open cube that many cells deeper (`resplit_open`)
+    and screens the pieces, `resplit_rounds` times at most;
     `screen_seconds` caps each cube's MaxSAT bound in a screening pass.
 
     Returns a summary: proven (bool), cubes, refuted, open, screened (refuted by the
@@ -449,9 +451,6 @@ def prove_below(
     state = Checkpoint(checkpoint, question)
     if state.cubes is None:
         state.cubes = enumerate_cubes(n, level, bound, depth, symmetry)
-        state.save()
-    if resplit:
-        resplit_open(state, n, level, bound, symmetry, resplit)
         state.save()
     summary: dict[str, Any] = {"n": n, "level": level, "bound": bound, "depth": depth, "cubes": len(state.cubes), "counterexample": None}
 
@@ -506,12 +505,20 @@ def prove_below(
 
     report()
     try:
-        for screen_level in screen_levels:
-            if not 1 <= screen_level < level:
-                raise ValueError(f"screen levels must lie in 1..{level - 1}, got {screen_level}")
-            done = any(screen_level == entry[0] and covers(entry) for entry in state.screened)
-            if not done and not state.proven and not budget.expired():
-                screen(screen_level)
+        if any(not 1 <= at < level for at in screen_levels):
+            raise ValueError(f"screen levels must lie in 1..{level - 1}, got {screen_levels}")
+        # With `resplit`: up to `resplit_rounds` rounds of "split the open cubes deeper,
+        # screen the pieces" (n = 9's last cubes took seven such rounds by hand).
+        for _ in range(max(1, resplit_rounds) if resplit else 1):
+            if resplit:
+                if state.proven or budget.expired() or not resplit_open(state, n, level, bound, symmetry, resplit):
+                    break
+                state.save(time.perf_counter() - started)
+                report()
+            for screen_level in screen_levels:
+                done = any(screen_level == entry[0] and covers(entry) for entry in state.screened)
+                if not done and not state.proven and not budget.expired():
+                    screen(screen_level)
         # Rounds: a cube that proves hard comes back split, and the next round shares
         # its pieces among the workers; a round with no progress (budget over, workers
         # failing) ends the run.

@@ -71,6 +71,7 @@ def run_proof(
     screen_levels: tuple[int, ...] | None = None,
     cube_method: str = "sat",
     resplit: int = 0,
+    resplit_rounds: int = 1,
     screen_seconds: float | None = None,
     budget: Budget | None = None,
     checkpoint: str | None = None,
@@ -91,7 +92,7 @@ def run_proof(
     summary = prove_below(
         n, level, bound, depth=depth, workers=workers, split_conflicts=split_conflicts, budget=budget,
         screen_levels=(tuple(range(1, level)) if screen_levels is None else tuple(screen_levels)) if screen else (),
-        screen_conflicts=screen_conflicts, screen_method=screen_method, cube_method=cube_method, resplit=resplit, screen_seconds=screen_seconds, checkpoint=checkpoint, backend=backend, address=address, progress=progress,
+        screen_conflicts=screen_conflicts, screen_method=screen_method, cube_method=cube_method, resplit=resplit, resplit_rounds=resplit_rounds, screen_seconds=screen_seconds, checkpoint=checkpoint, backend=backend, address=address, progress=progress,
     )
     report: dict[str, Any] = {
         "n": n,

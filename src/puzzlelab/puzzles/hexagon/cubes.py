@@ -83,6 +83,20 @@ def split_cells(n: int, depth: int | None = None) -> list[int]:
     return order[:depth]
 
 
+def check_method(what: str, method: str) -> None:
+    """Refuse a refute method outside REFUTE_METHODS, naming the option (`what`)."""
+    if method not in REFUTE_METHODS:
+        raise ValueError(f"{what} method: expected one of {REFUTE_METHODS}, got {method!r}")
+
+
+def _maxsat_bound(free: HexEncoding, order: list[int], pattern: str, bound: int, budget: Budget):
+    """(least, exact, model) of maxsat.penalty_lower_bound for `free` (a formula with no
+    cardinality bound) under the cube `pattern`, stopped once it passes `bound`."""
+    from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
+
+    return penalty_lower_bound(free, [[lit] for lit in _assumptions(free, order, pattern)], target=bound + 1, budget=budget)
+
+
 def _assumptions(enc: HexEncoding, order: list[int], pattern: str) -> list[int]:
     return [enc.x(c, 1) if bit == "1" else -enc.x(c, 1) for c, bit in zip(order, pattern)]
 
@@ -143,20 +157,17 @@ def refute_cubes(
     from pysat.solvers import Solver
 
     budget = budget or Budget()
-    if method not in REFUTE_METHODS:
-        raise ValueError(f"cube method: expected one of {REFUTE_METHODS}, got {method!r}")
+    check_method("cube", method)
     order = split_cells(n)
     out: dict[str, Any] = {"refuted": [], "open": [], "grid": None, "pattern": None, "split": {}, "conflicts": 0}
     if method == "maxsat":
-        from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
-
         free = HexEncoding(hexagon(n), top=level, symmetry=symmetry)
         for i, pattern in enumerate(patterns):
             if budget.expired():
                 out["open"] = patterns[i:]
                 break
             t0 = time.perf_counter()
-            least, exact, model = penalty_lower_bound(free, [[lit] for lit in _assumptions(free, order, pattern)], target=bound + 1, budget=budget)
+            least, exact, model = _maxsat_bound(free, order, pattern, bound, budget)
             if least <= bound:
                 if exact and model is not None:
                     out["pattern"], out["grid"] = pattern, free.decode(model)
@@ -233,20 +244,16 @@ def screen_cubes(
     from pysat.solvers import Solver
 
     budget = budget or Budget()
-    if method not in REFUTE_METHODS:
-        raise ValueError(f"screen method: expected one of {REFUTE_METHODS}, got {method!r}")
+    check_method("screen", method)
     enc, clauses = proof_formula(n, level, bound, symmetry="none")
     order = split_cells(n)
     out: dict[str, Any] = {"refuted": [], "open": []}
     maxsat_refutes: Callable[[str], bool] | None = None
     if method == "maxsat":
-        from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
-
         free = HexEncoding(hexagon(n), top=level, symmetry="none")  # no cardinality bound: RC2 counts
 
         def maxsat_refutes(pattern: str) -> bool:
-            cap = budget if seconds is None else budget.sub(seconds)
-            least, _, _ = penalty_lower_bound(free, [[lit] for lit in _assumptions(free, order, pattern)], target=bound + 1, budget=cap)
+            least, _, _ = _maxsat_bound(free, order, pattern, bound, budget if seconds is None else budget.sub(seconds))
             return least > bound
 
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
@@ -440,9 +447,8 @@ def prove_below(
 
     budget = budget or Budget()
     started = time.perf_counter()
-    for what, method in (("screen", screen_method), ("cube", cube_method)):
-        if method not in REFUTE_METHODS:
-            raise ValueError(f"{what} method: expected one of {REFUTE_METHODS}, got {method!r}")
+    check_method("screen", screen_method)
+    check_method("cube", cube_method)
     if bound < 0:  # a count is never negative: nothing to refute
         return {"n": n, "level": level, "bound": bound, "depth": depth, "cubes": 0, "refuted": 0, "open": 0, "screened": 0, "proven": True, "counterexample": None, "seconds": 0.0, "total_seconds": 0.0}
     _, clauses = proof_formula(n, level, bound, symmetry)

@@ -86,7 +86,8 @@ def run_proof(
     levels can (cubes.screen_cubes): the levels in `screen_levels` (default all below
     `level`), by `screen_method` "sat" (CaDiCaL, `screen_conflicts` per cube) or "maxsat"
     (a core-guided lower bound per cube); `cube_method` the same choice for the cubes
-    at `level` itself; `resplit` and `screen_seconds` as in cubes.prove_below."""
+    at `level` itself; `resplit`, `resplit_rounds` and `screen_seconds` as in
+    cubes.prove_below."""
     edges = edge_count(n)
     bound = edges - raw - 1
     summary = prove_below(

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev,cluster
 
-.PHONY: run test test-all bench install browser tour clean
+.PHONY: run test test-all lint bench install browser tour clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,7 +35,12 @@ browser:
 	   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "warning: chromium could not be installed; the page tests will be skipped"; }
 
-test: $(STAMP) browser
+# The code's shape first (seconds): ruff's lint, then import-linter's layer contracts.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/lint-imports --no-cache
+
+test: $(STAMP) browser lint
 	$(PY) -m pytest -q
 
 test-all: $(STAMP) browser

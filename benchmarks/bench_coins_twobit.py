@@ -30,7 +30,7 @@ import numba
 import numpy as np
 from common import write_json
 
-from puzzlelab.core.rank import rank, rank_many
+from puzzlelab.core.rank import rank
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.coins import kernels, model
 from puzzlelab.puzzles.coins.level_array import padded_length

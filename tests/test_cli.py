@@ -3,12 +3,12 @@
 import json
 
 import pytest
-from toy_puzzle import Toy
 from typer.testing import CliRunner
 
 from puzzlelab import cli
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import REGISTRY
+from toy_puzzle import Toy
 
 runner = CliRunner()
 

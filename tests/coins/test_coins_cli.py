@@ -1,10 +1,10 @@
 """The coins verbs through the real CLI: solve / verify / catalog from the contract, and
 the puzzle's own bfs, batch and animate; plus the pictures."""
 
-import pytest
 import json
 import xml.etree.ElementTree as ET
 
+import pytest
 from typer.testing import CliRunner
 
 from puzzlelab import cli

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.coins import PUZZLE, model
-from puzzlelab.puzzles.coins.verify import verify
 
 REFERENCE_FONTS = "/work/shared/reference/coins/fonts.json"
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from puzzlelab.core.puzzle import InvalidInstance
-from puzzlelab.core.result import Budget, Status
+from puzzlelab.core.result import Status
 from puzzlelab.puzzles.coins import PUZZLE, model
 from puzzlelab.puzzles.coins.bfs import LevelArrayRun
 

@@ -9,7 +9,7 @@ import numba
 
 from puzzlelab.core import parallel
 from puzzlelab.core.parallel import Task
-from puzzlelab.core.result import Budget, should_stop
+from puzzlelab.core.result import Budget
 
 
 def square(x):

@@ -3,9 +3,9 @@
 import json
 
 import pytest
-from toy_puzzle import Toy
 
 from puzzlelab.core.puzzle import InvalidInstance, Option, WrongAnswer, parse_range
+from toy_puzzle import Toy
 
 
 def test_solve_is_verified_and_timed():

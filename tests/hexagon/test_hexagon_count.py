@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from puzzlelab.puzzles.hexagon.completion import FIVE, OPEN, component_polynomials, complete_from_level4
+from puzzlelab.puzzles.hexagon.completion import FIVE, OPEN, complete_from_level4, component_polynomials
 from puzzlelab.puzzles.hexagon.count import count_solutions, level_minimum
 from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.puzzle import level_table

@@ -1,8 +1,8 @@
 """The CLI verbs of the MacMahon puzzle: solve (generic), count, verify, pictures."""
 
-import pytest
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from puzzlelab import cli

@@ -4,7 +4,7 @@ no-good cuts, every one among the enumerator's, and exact counts where they exha
 import pytest
 from macmahon_helpers import random_solvable
 
-from puzzlelab.core.result import Budget, Status
+from puzzlelab.core.result import Status
 from puzzlelab.puzzles.macmahon import PUZZLE
 from puzzlelab.puzzles.macmahon.edge_model import build_edge_model
 from puzzlelab.puzzles.macmahon.enumerator import list_solutions

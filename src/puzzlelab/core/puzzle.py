@@ -21,10 +21,11 @@ import json
 import re
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
+from puzzlelab.core.loading import load_object
 from puzzlelab.core.result import Budget, ProgressFn, Result, Verdict, no_progress
 
 __all__ = [
@@ -137,14 +138,23 @@ class Option:
 
 @dataclass(frozen=True)
 class Method:
-    """A named way to solve a puzzle. `run(instance, *, budget, progress, seed,
-    **options) -> Result`; `exact` is true when it can prove optimality."""
+    """A named way to solve a puzzle: `run(instance, *, budget, progress, seed,
+    **options) -> Result`; `exact` is true when it can prove optimality.
+
+    `run` is the function itself or, the way every puzzle of the package declares its
+    methods (`<puzzle>/methods.py`), a `"module:function"` reference imported on first
+    use (`core.loading`), so loading the registry never pulls in numba or a solver."""
 
     name: str
     summary: str
-    run: Callable[..., Result]
+    run: Callable[..., Result] | str
     options: tuple[Option, ...] = ()
     exact: bool = False
+
+    @property
+    def function(self) -> Callable[..., Result]:
+        """The run function, imported now if it was declared as a reference."""
+        return load_object(self.run) if isinstance(self.run, str) else self.run
 
     def parse_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
         """Check and convert options; every declared option gets a value (its default)."""
@@ -186,10 +196,10 @@ class Puzzle:
     tour_budget: float = 5.0
     max_input_bytes: int = 4_000_000
 
-    def __init__(self) -> None:
+    def __init__(self, methods: Iterable[Method] = ()) -> None:
         self.methods: dict[str, Method] = {}
-        # Extra CLI verbs of this puzzle (name -> typer-compatible function).
-        self.commands: dict[str, Callable[..., Any]] = {}
+        for method in methods:
+            self.add_method(method)
 
     # ------------------------------------------------------------ to implement
     def parse(self, obj: Any) -> Any:
@@ -288,7 +298,7 @@ class Puzzle:
         if not isinstance(budget, Budget):
             budget = Budget(self.default_budget if budget is None else float(budget))
         started = time.perf_counter()
-        result = chosen.run(instance, budget=budget, progress=progress or no_progress, seed=int(seed), **values)
+        result = chosen.function(instance, budget=budget, progress=progress or no_progress, seed=int(seed), **values)
         result.stats.setdefault("seconds", round(time.perf_counter() - started, 6))
         result.method = result.method or chosen.name
         return self.check(instance, result)

@@ -22,7 +22,6 @@ with status `unknown` and the proven lower bound f + b + 1.
 
 from __future__ import annotations
 
-import math
 import time
 
 import numba
@@ -30,7 +29,7 @@ import numpy as np
 
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, should_stop, throttle
-from puzzlelab.puzzles.coins.hashset import SLOT_BYTES, BoardTable, table_probe
+from puzzlelab.puzzles.coins.hashset import BoardTable, table_probe
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
 from puzzlelab.puzzles.coins.model import Instance, boards_to_moves, popcount
 

@@ -64,9 +64,6 @@ class CoinsPuzzle(Puzzle):
                 exact=True,
             )
         )
-        from puzzlelab.puzzles.coins.commands import COMMANDS
-
-        self.commands.update(COMMANDS)
 
     # ----------------------------------------------------------------- contract
     def parse(self, obj: Any) -> model.Instance:

@@ -19,8 +19,8 @@ from typing import Any
 from puzzlelab.core.result import Budget, Progress, Result
 from puzzlelab.puzzles.hexagon.completion import split_sixes
 from puzzlelab.puzzles.hexagon.model import Hexagon, edge_count, hexagon
-from puzzlelab.puzzles.hexagon.sat_solver import PenaltyBound, new_solver
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
+from puzzlelab.puzzles.hexagon.sat_solver import PenaltyBound, new_solver
 from puzzlelab.puzzles.hexagon.scoring import penalty_edges
 
 __all__ = ["region_around", "resolve_region", "improve_search", "run_improve"]

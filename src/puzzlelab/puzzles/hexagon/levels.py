@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from puzzlelab.core.result import Budget, Progress, Result, Status
-from puzzlelab.puzzles.hexagon.model import edge_count, format_grid, hexagon
+from puzzlelab.core.result import Budget, Progress, Result
+from puzzlelab.puzzles.hexagon.model import edge_count
 
 __all__ = ["levels_search", "run_levels"]
 

@@ -12,7 +12,7 @@ import functools
 from importlib import resources
 from typing import Any
 
-from puzzlelab.core.puzzle import InvalidInstance, Method, Option, Puzzle
+from puzzlelab.core.puzzle import InvalidInstance, Puzzle
 from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.hexagon.model import (
     MAX_ORDER,
@@ -92,9 +92,6 @@ class HexagonPuzzle(Puzzle):
         from puzzlelab.puzzles.hexagon import methods
 
         methods.register(self)
-        from puzzlelab.puzzles.hexagon import commands
-
-        self.commands.update(commands.COMMANDS)
 
     def warm_up(self) -> None:
         """The beam search's kernels, on order 3 (the tour's `auto` proves order 4 by SAT

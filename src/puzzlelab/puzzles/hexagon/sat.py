@@ -30,7 +30,7 @@ from puzzlelab.core.result import Budget, Progress, Result, Status
 from puzzlelab.puzzles.hexagon.completion import complete_from_level4, split_sixes
 from puzzlelab.puzzles.hexagon.model import edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
-from puzzlelab.puzzles.hexagon.sat_solver import SOLVER, BoundedSolver, PenaltyBound, descend, new_solver
+from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, PenaltyBound, descend
 from puzzlelab.puzzles.hexagon.scoring import level_penalty, penalty_edges, upper_bound
 
 __all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "given_grid", "complete_partial", "run_sat", "run_in_worker", "result_from_search", "result_from_worker"]

@@ -185,7 +185,6 @@ def search_kernel(neighbour, border, free_code, mult, cand_start, cand_piece, ca
     earlier in `order`). A branch ends as soon as an open cell has no candidate, the
     colour balance fails, or (`matching`) the open cells cannot all get different pieces.
     """
-    k = neighbour.shape[1]
     n = filled.shape[0]
     depth = state[DEPTH]
     floor = state[FLOOR]

@@ -50,6 +50,7 @@ def run_enumerate(inst: Instance, *, budget: Budget, progress, seed: int, worker
     `backend`/`address`: where the subtrees run (`core.parallel`: local processes or
     a Ray cluster; the address defaults to $RAY_ADDRESS)."""
     import os
+
     from .enumerator import codes_to_grid, count_solutions
 
     generators = [g for g in group.replace(" ", "").split(",") if g]

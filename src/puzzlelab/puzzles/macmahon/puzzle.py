@@ -86,10 +86,6 @@ class MacMahon(Puzzle):
             )
         )
         self.add_method(Method("backtrack", "plain-Python backtracking count (small boards; the naive peer)", methods.run_backtrack, exact=True))
-        from .commands import count_command, facts_command
-
-        self.commands["count"] = count_command
-        self.commands["facts"] = facts_command
 
     # -------------------------------------------------------------- instances
     def parse(self, obj: Any) -> Instance:

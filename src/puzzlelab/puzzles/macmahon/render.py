@@ -4,8 +4,6 @@ draws them; solutions of rectangles also as text."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from puzzlelab.core.result import Result

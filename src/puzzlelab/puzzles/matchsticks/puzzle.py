@@ -31,9 +31,6 @@ class MatchsticksPuzzle(Puzzle):
         super().__init__()
         for module in (auto, full, diagonal, greedy):
             self.add_method(module.METHOD)
-        from puzzlelab.puzzles.matchsticks.commands import table
-
-        self.commands["table"] = table
 
     def parse(self, obj: Any) -> Instance:
         return parse_instance(obj)

@@ -109,9 +109,8 @@ class ColumnDP:
         doubles when a column fills it; the storage starts at the most states the
         columns can hold (A242551(height) each, the frontier shapes: a column with
         blocked cells splits into independent parts and holds fewer), capped."""
-        from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
-
         from puzzlelab.puzzles.tiling import sweep as k
+        from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
 
         control = budget.control
         leaves_before = int(control[2])

@@ -34,7 +34,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from puzzlelab.core.bits import ctz
 from puzzlelab.core.result import should_stop
 
 LOW_NIBBLES = np.uint64(0x1111111111111111)

@@ -127,11 +127,6 @@ class TilingPuzzle(Puzzle):
                 exact=True,
             )
         )
-        from puzzlelab.puzzles.tiling.commands import contest_command, contest_server_command, table_command
-
-        self.commands["table"] = table_command
-        self.commands["contest-server"] = contest_server_command
-        self.commands["contest"] = contest_command
 
     # ------------------------------------------------------------------ formats
     def parse(self, obj: Any) -> Grid:

@@ -151,3 +151,6 @@ def _print_row(instance, result, seconds, column, published, store, as_json):
         typer.echo(f"{instance.n:>3} {value:>6} {result.status.value:<9} {'' if ref is None else ref:>15} {mark:>5} {seconds:>9.2f}  {result.stats.get('nodes', '')}")
     sys.stdout.flush()
     return missing, int(same), compared
+
+
+COMMANDS = {"table": table}

@@ -131,3 +131,6 @@ def contest_command(
     if scores:
         out.print(f"{len(logs)} puzzles, mean squares {sum(e.squares for e in logs) / len(logs):.2f}, "
                   f"total score {sum(scores)}, slowest post {max(e.seconds_to_post for e in logs):.2f} s")
+
+
+COMMANDS = {"table": table_command, "contest-server": contest_server_command, "contest": contest_command}

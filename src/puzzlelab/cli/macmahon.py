@@ -65,10 +65,10 @@ def count_command(
     (--workers 2 splits the search into subtrees; --backend ray --address HOST:PORT
     runs them on a Ray cluster.)
     """
-    from . import PUZZLE
-    from .methods import run_enumerate
-    from .model import format_instance, parse_instance
-    from .verify import check_placement
+    from puzzlelab.puzzles.macmahon import PUZZLE
+    from puzzlelab.puzzles.macmahon.methods import run_enumerate
+    from puzzlelab.puzzles.macmahon.model import format_instance, parse_instance
+    from puzzlelab.puzzles.macmahon.verify import check_placement
 
     try:
         inst = PUZZLE.load(instance)
@@ -154,7 +154,7 @@ def facts_command(
 
     Example: puzzlelab macmahon facts
     """
-    from .facts import all_facts
+    from puzzlelab.puzzles.macmahon.facts import all_facts
 
     run_budget = Budget(budget)
     try:
@@ -181,3 +181,6 @@ def facts_command(
         print(f"  {name}: {c['total']:,} solutions; classes: {classes}{'' if c['complete'] else ' (incomplete)'}")
     for line in facts.get("relation_to_published", []):
         print(f"  {line}")
+
+
+COMMANDS = {"count": count_command, "facts": facts_command}

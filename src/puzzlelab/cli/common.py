@@ -1,0 +1,124 @@
+"""What every verb shares: method options from the command line, the method list in
+`--help`, progress on standard error, Ctrl-C that keeps the best answer so far, printing
+and storing a verified result."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Callable
+
+import typer
+
+from puzzlelab.cli.errors import EXIT_INTERRUPTED, err, out
+from puzzlelab.core.interrupt import run_in_thread
+from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle
+from puzzlelab.core.result import Budget, Progress, Result
+from puzzlelab.core.store import Store
+
+__all__ = [
+    "parse_method_options",
+    "method_help",
+    "progress_printer",
+    "run_interruptibly",
+    "print_result",
+    "store_result",
+]
+
+
+def parse_method_options(method: Method, args: list[str]) -> dict[str, Any]:
+    """`--ring 4 --allow-at 4,5,7 --count-solutions --no-roam` against the method's
+    declared options; unknown or malformed ones raise InvalidInstance naming them."""
+    known = {o.flag: o for o in method.options}
+    values: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if not token.startswith("--"):
+            raise InvalidInstance(f"unexpected argument {token!r}: method options look like --name value", field="options")
+        flag, _, inline = token.partition("=")
+        negated = flag.startswith("--no-") and flag not in known and "--" + flag[5:] in known
+        option = known.get("--" + flag[5:] if negated else flag)
+        if option is None:
+            valid = ", ".join(known) or "none"
+            raise InvalidInstance(f"option {flag}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
+        if option.kind == "bool":
+            values[option.name] = (not negated) if not inline else option.coerce(inline)
+            i += 1
+            continue
+        if inline:
+            values[option.name] = inline
+            i += 1
+        elif i + 1 < len(args):
+            values[option.name] = args[i + 1]
+            i += 2
+        else:
+            raise InvalidInstance(f"option {flag}: expected a value after it", field=option.name)
+    return values
+
+
+def method_help(puzzle: Puzzle) -> str:
+    lines = ["Methods (--method NAME) and their options:"]
+    for method in puzzle.methods.values():
+        default = " (default)" if method.name == puzzle.default_method else ""
+        lines.append(f"  {method.name}{default}: {method.summary}")
+        for option in method.options:
+            kind = "" if option.kind == "bool" else f" {option.kind.upper()}"
+            lines.append(f"      {option.flag}{kind}: {option.help} [default: {option.default}]")
+    return "\b\n" + "\n".join(lines)  # \b: click keeps these lines as they are
+
+
+def progress_printer(quiet: bool) -> Callable[[Progress], None]:
+    """Progress to stderr, at most once a second (live on a terminal)."""
+    last = [0.0]
+
+    def report(event: Progress) -> None:
+        now = time.monotonic()
+        if quiet or now - last[0] < 1.0:
+            return
+        last[0] = now
+        parts = [p for p in (event.phase, event.message) if p]
+        if event.fraction is not None:
+            parts.append(f"{100 * event.fraction:.1f}%")
+        if event.best is not None:
+            parts.append(f"best {event.best}")
+        parts += [f"{k} {v}" for k, v in event.stats.items()]
+        err.print("  " + "  ".join(str(p) for p in parts), end="\r" if err.is_terminal else "\n")
+
+    return report
+
+
+def run_interruptibly(work: Callable[[], Result], budget: Budget) -> Result:
+    """Run `work` in a thread; the first Ctrl-C cancels the budget so the solver returns
+    its best so far, a second one gives up at once (exit 130)."""
+
+    def on_interrupt(count: int) -> None:
+        if count > 1:
+            err.print("\ninterrupted again: giving up")
+            raise typer.Exit(EXIT_INTERRUPTED)
+        err.print("\ninterrupted: stopping the search and keeping what was found (Ctrl-C again to quit)")
+        budget.cancel()
+
+    return run_in_thread(work, on_interrupt)
+
+
+def print_result(puzzle: Puzzle, instance: Any, result: Result, as_json: bool) -> None:
+    if as_json:
+        out.print_json(json.dumps(puzzle.report(instance, result), default=str), indent=None)
+        return
+    drawing = puzzle.render_text(instance, result) if result.solution is not None else None
+    if drawing:
+        out.print(drawing, markup=False)
+    verdict = result.verdict
+    check = "verified" if result.verified else f"NOT verified ({verdict.message if verdict else 'no verdict'})"
+    bound = "" if result.bound is None or result.bound == result.value else f"  bound {result.bound}"
+    out.print(
+        f"{puzzle.name} {puzzle.instance_key(instance)}: {puzzle.value_name} {result.value}  "
+        f"[{result.status.value}]{bound}  method {result.method}  {result.stats.get('seconds', 0):.2f} s  {check}",
+        markup=False,
+    )
+
+
+def store_result(puzzle: Puzzle, instance: Any, result: Result) -> None:
+    if result.verified:
+        Store().add(puzzle.name, puzzle.instance_key(instance), result, puzzle.sense)

@@ -1,0 +1,57 @@
+"""One set of exit codes and one error handler for every verb (DESIGN.md, "CLI contract").
+
+Exit status: 0 an answer was found and verified, 1 none was found within the budget (or
+a given solution was rejected), 2 bad input, 3 a solver's answer failed verification (a
+bug, never shown as an answer), 4 the records store is unusable, 130 interrupted twice.
+Errors are one line on standard error (no wrapping), never a traceback.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator, NoReturn
+
+import typer
+from rich.console import Console
+
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
+from puzzlelab.core.store import StoreError
+
+__all__ = [
+    "EXIT_OK",
+    "EXIT_NO_ANSWER",
+    "EXIT_BAD_INPUT",
+    "EXIT_WRONG_ANSWER",
+    "EXIT_STORE",
+    "EXIT_INTERRUPTED",
+    "out",
+    "err",
+    "fail",
+    "user_errors",
+]
+
+EXIT_OK, EXIT_NO_ANSWER, EXIT_BAD_INPUT, EXIT_WRONG_ANSWER, EXIT_STORE = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Print `error: message` on standard error and exit with `code`."""
+    err.print(f"error: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the project's expected errors into a one-line message and an exit status."""
+    try:
+        yield
+    except InvalidInstance as exc:
+        fail(str(exc), EXIT_BAD_INPUT)
+    except WrongAnswer as exc:
+        err.print(f"internal error (please report): {exc}", markup=False)
+        raise typer.Exit(EXIT_WRONG_ANSWER) from None
+    except StoreError as exc:
+        fail(str(exc), EXIT_STORE)

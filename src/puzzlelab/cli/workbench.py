@@ -1,0 +1,151 @@
+"""The verbs that bind the puzzles together: records, tour, serve, bench."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from puzzlelab.cli.common import store_result
+from puzzlelab.cli.errors import EXIT_BAD_INPUT, EXIT_NO_ANSWER, err, out, user_errors
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.store import Store
+from puzzlelab.puzzles import REGISTRY
+
+__all__ = ["records", "tour", "serve", "bench"]
+
+
+def records(
+    puzzle: Annotated[Optional[str], typer.Option(help="Only this puzzle.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Best known result per instance from the records store, beside the published value.
+
+    Example: puzzlelab records --puzzle tiling
+    """
+    with user_errors():
+        if puzzle is not None and puzzle not in REGISTRY:
+            from puzzlelab.puzzles import get
+
+            get(puzzle)
+        best = Store().best(puzzle)
+        rows = []
+        for record in best:
+            published = REGISTRY[record.puzzle].published(record.instance) if record.puzzle in REGISTRY else None
+            rows.append((record, published))
+        if as_json:
+            payload = [dict(r.to_dict(), published=p) for r, p in rows]
+            out.print_json(json.dumps(payload, default=str), indent=None)
+            return
+        table = Table("puzzle", "instance", "value", "status", "bound", "method", "seconds", "published", title="records")
+        for record, published in rows:
+            pub = "" if not published else f"{published['value']}{' (proven)' if published.get('proven') else ''}"
+            table.add_row(
+                record.puzzle,
+                record.instance,
+                str(record.value),
+                record.status,
+                "" if record.bound is None else str(record.bound),
+                record.method,
+                "" if record.seconds is None else f"{record.seconds:.2f}",
+                pub,
+            )
+        out.print(table if rows else "no records yet: solve something, e.g. puzzlelab tour")
+
+
+def tour(
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the pictures.")] = Path("puzzlelab-out/tour"),
+    budget: Annotated[Optional[float], typer.Option(help="Seconds per puzzle (default: each puzzle's tour budget).")] = None,
+    store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
+    warm_up: Annotated[bool, typer.Option("--warm-up", help="Also compile the kernels the tour does not reach (make install does this once).")] = False,
+) -> None:
+    """Solve one named instance of every registered puzzle with its default method and a
+    short budget; print each answer, its verification and where its picture went.
+
+    Example: puzzlelab tour --budget 5
+    """
+    if not REGISTRY:
+        out.print("no puzzles registered yet")
+        return
+    out_dir.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for puzzle in REGISTRY.values():
+        try:
+            with user_errors():
+                instance = puzzle.load(puzzle.tour_instance)
+                seconds = puzzle.tour_budget if budget is None else budget
+                result = puzzle.solve(instance, budget=seconds)
+                picture = out_dir / f"{puzzle.name}.svg"
+                picture.write_text(puzzle.render_svg(instance, result))
+                if store and result.verified:
+                    store_result(puzzle, instance, result)
+                check = "verified" if result.verified else f"NOT verified: {result.verdict.message if result.verdict else ''}"
+                out.print(
+                    f"{puzzle.name:<12} {puzzle.tour_instance:<16} {puzzle.value_name} {result.value} "
+                    f"[{result.status.value}] by {result.method} in {result.stats.get('seconds', 0):.2f} s, {check} -> {picture}",
+                    markup=False,
+                )
+                failures += not result.verified
+        except typer.Exit:
+            failures += 1
+        if warm_up:
+            started = time.perf_counter()
+            puzzle.warm_up()
+            out.print(f"{puzzle.name:<12} kernels compiled in {time.perf_counter() - started:.1f} s")
+    if failures:
+        raise typer.Exit(EXIT_NO_ANSWER)
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
+    workers: Annotated[Optional[int], typer.Option(help="Jobs run at once (default: CPU count).", min=1)] = None,
+) -> None:
+    """Start the web workbench: the REST API, its OpenAPI page at /docs, and the page at /.
+
+    Example: puzzlelab serve --port 8000 --workers 2
+    """
+    import socket
+
+    import uvicorn
+
+    from puzzlelab.core.parallel import default_workers
+    from puzzlelab.service.app import create_app
+
+    with user_errors():
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            try:
+                probe.bind((host, port))
+            except OSError as exc:
+                raise InvalidInstance(f"--port: cannot listen on {host}:{port} ({exc.strerror}); pick another port", "port") from None
+        application = create_app(workers=workers or default_workers())
+        shown = f"[{host}]" if ":" in host else host
+        out.print(f"puzzlelab workbench: http://{shown}:{port}/   (API docs: http://{shown}:{port}/docs; Ctrl-C stops it)", markup=False)
+        # Keep idle connections 60 s (uvicorn's 5 s default races with clients that
+        # poll a job every few seconds on a loaded machine: "connection reset by peer").
+        uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=60)
+
+
+def bench(
+    name: Annotated[Optional[str], typer.Argument(help="Benchmark name (benchmarks/bench_NAME.py); all when omitted.")] = None,
+) -> None:
+    """Run the benchmarks of a source checkout (each prints our method beside its peer).
+
+    Example: puzzlelab bench rank
+    """
+    folder = Path("benchmarks")
+    scripts = sorted(folder.glob(f"bench_{name or '*'}.py"))
+    if not scripts:
+        err.print(f"error: no benchmark {'bench_' + name + '.py' if name else ''} in {folder.resolve()} (run from the source checkout)")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    for script in scripts:
+        out.print(f"== {script}")
+        code = subprocess.call([sys.executable, str(script)])
+        if code:
+            raise typer.Exit(code)

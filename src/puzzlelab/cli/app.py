@@ -12,7 +12,7 @@ import typer
 
 from puzzlelab import __version__
 from puzzlelab.cli.contract import puzzle_group
-from puzzlelab.cli.errors import out
+from puzzlelab.cli.errors import internal_error, out
 from puzzlelab.cli.workbench import bench, records, serve, tour
 from puzzlelab.core.puzzle import Puzzle
 from puzzlelab.puzzles import REGISTRY
@@ -60,6 +60,7 @@ def build_app(registry: dict[str, Puzzle] | None = None) -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         rich_markup_mode=None,
+        pretty_exceptions_enable=False,
     )
     root.callback()(_root)
     for puzzle in registry.values():
@@ -75,7 +76,15 @@ app = build_app()
 def main() -> None:
     """Console-script entry point."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `puzzlelab ... | head` ends quietly
-    app()
+    try:
+        app()
+    except typer.Exit as exc:  # raised outside click's own handling (e.g. by internal_error)
+        raise SystemExit(exc.exit_code) from None
+    except Exception as exc:  # a verb without user_errors: still one line, never a traceback
+        try:
+            internal_error(exc)
+        except typer.Exit as stop:
+            raise SystemExit(stop.exit_code) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

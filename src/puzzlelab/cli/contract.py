@@ -5,31 +5,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
 from rich.table import Table
 
 from puzzlelab.cli.common import method_help, parse_method_options, print_result, progress_printer, run_interruptibly, store_result
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, EXIT_OK, err, out, user_errors
-from puzzlelab.core.puzzle import InvalidInstance, Puzzle
+from puzzlelab.core.inputs import check_output_path, decode_input, read_text_file
+from puzzlelab.core.puzzle import Puzzle
 from puzzlelab.core.result import Budget
 
-__all__ = ["puzzle_group"]
+__all__ = ["puzzle_group", "read_solution"]
 
 
-def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> typer.Typer:
-    """The contract verbs for `puzzle`, plus its own (`extra_verbs`: name -> function)."""
-    group = typer.Typer(help=f"{puzzle.title}\n\nExample: puzzlelab {puzzle.name} solve {puzzle.tour_instance}", no_args_is_help=True, rich_markup_mode=None)
-    example = f"puzzlelab {puzzle.name} solve {puzzle.tour_instance} --budget 10 --json"
+def read_solution(path: Path, limit: int) -> Any:
+    """A solution file: JSON when it is JSON, else the field's own text format."""
+    text = read_text_file(path, "solution file", limit)
+    return decode_input(text, f"solution file {path}", limit)
 
-    @group.command(
-        "solve",
-        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-        help=f"Solve an instance (a catalog name, a file, or - for standard input), verify the "
-        f"answer independently, print it and keep it in the records store.\n\nExample: {example}\n\n"
-        + method_help(puzzle),
-    )
+
+def _solve_verb(puzzle: Puzzle) -> Callable[..., None]:
     def solve(
         ctx: typer.Context,
         instance: Annotated[str, typer.Argument(help="Catalog name, file, or - for standard input.")],
@@ -44,6 +40,8 @@ def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> t
         with user_errors():
             chosen = puzzle.method(method)
             options = parse_method_options(chosen, list(ctx.args))
+            if svg is not None:
+                check_output_path(svg, "--svg")
             loaded = puzzle.load(instance)
             run_budget = Budget(puzzle.default_budget if budget is None else budget)
             result = run_interruptibly(
@@ -62,11 +60,10 @@ def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> t
                     err.print(f"no answer found within the budget ({result.status.value})")
                 raise typer.Exit(EXIT_NO_ANSWER)
 
-    @group.command(
-        "verify",
-        help=f"Check a solution with the independent checker and print what it recomputes.\n\n"
-        f"Example: puzzlelab {puzzle.name} verify {puzzle.tour_instance} solution.json",
-    )
+    return solve
+
+
+def _verify_verb(puzzle: Puzzle) -> Callable[..., None]:
     def verify(
         instance: Annotated[str, typer.Argument(help="Catalog name, file, or - for standard input.")],
         solution_file: Annotated[Path, typer.Argument(help="The solution (JSON, or the field's text format).")],
@@ -74,13 +71,7 @@ def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> t
     ) -> None:
         with user_errors():
             loaded = puzzle.load(instance)
-            if not solution_file.is_file():
-                raise InvalidInstance(f"solution file {solution_file}: no such file", field="solution")
-            text = solution_file.read_text()
-            try:
-                solution: Any = json.loads(text)
-            except json.JSONDecodeError:
-                solution = text
+            solution = read_solution(solution_file, puzzle.max_input_bytes)
             verdict = puzzle.verify(loaded, solution)
             if as_json:
                 out.print_json(json.dumps(verdict.to_dict(), default=str), indent=None)
@@ -89,7 +80,10 @@ def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> t
                 out.print(f"{word}: {puzzle.value_name} {verdict.value}  {verdict.message}", markup=False)
             raise typer.Exit(EXIT_OK if verdict.ok else EXIT_NO_ANSWER)
 
-    @group.command("catalog", help=f"List the named instances.\n\nExample: puzzlelab {puzzle.name} catalog")
+    return verify
+
+
+def _catalog_verb(puzzle: Puzzle) -> Callable[..., None]:
     def catalog(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
         entries = puzzle.catalog()
         if as_json:
@@ -100,6 +94,26 @@ def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> t
             table.add_row(name, description)
         out.print(table)
 
+    return catalog
+
+
+def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> typer.Typer:
+    """The contract verbs for `puzzle`, plus its own (`extra_verbs`: name -> function)."""
+    example = f"puzzlelab {puzzle.name} solve {puzzle.tour_instance}"
+    group = typer.Typer(help=f"{puzzle.title}\n\nExample: {example}", no_args_is_help=True, rich_markup_mode=None)
+    group.command(
+        "solve",
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+        help=f"Solve an instance (a catalog name, a file, or - for standard input), verify the "
+        f"answer independently, print it and keep it in the records store.\n\nExample: {example} --budget 10 --json\n\n"
+        + method_help(puzzle),
+    )(_solve_verb(puzzle))
+    group.command(
+        "verify",
+        help=f"Check a solution with the independent checker and print what it recomputes.\n\n"
+        f"Example: puzzlelab {puzzle.name} verify {puzzle.tour_instance} solution.json",
+    )(_verify_verb(puzzle))
+    group.command("catalog", help=f"List the named instances.\n\nExample: puzzlelab {puzzle.name} catalog")(_catalog_verb(puzzle))
     for name, command in (extra_verbs or {}).items():
         group.command(name)(command)
     return group

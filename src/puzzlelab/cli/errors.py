@@ -2,15 +2,19 @@
 
 Exit status: 0 an answer was found and verified, 1 none was found within the budget (or
 a given solution was rejected), 2 bad input, 3 a solver's answer failed verification (a
-bug, never shown as an answer), 4 the records store is unusable, 130 interrupted twice.
-Errors are one line on standard error (no wrapping), never a traceback.
+bug, never shown as an answer), 4 the records store is unusable, 5 an internal error (a
+bug in the project, reported in one line), 130 interrupted twice. Errors are one line on
+standard error (no wrapping), never a traceback; set PUZZLELAB_DEBUG=1 to see the
+traceback of an internal error.
 """
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from typing import Iterator, NoReturn
 
+import click
 import typer
 from rich.console import Console
 
@@ -23,14 +27,17 @@ __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_WRONG_ANSWER",
     "EXIT_STORE",
+    "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "out",
     "err",
     "fail",
     "user_errors",
+    "internal_error",
 ]
 
 EXIT_OK, EXIT_NO_ANSWER, EXIT_BAD_INPUT, EXIT_WRONG_ANSWER, EXIT_STORE = 0, 1, 2, 3, 4
+EXIT_INTERNAL = 5
 EXIT_INTERRUPTED = 130
 
 out = Console(highlight=False, soft_wrap=True)
@@ -55,3 +62,20 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(EXIT_WRONG_ANSWER) from None
     except StoreError as exc:
         fail(str(exc), EXIT_STORE)
+    except (click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort):
+        raise
+    except MemoryError:
+        fail("out of memory: this instance and these settings need more memory than the process may use", EXIT_BAD_INPUT)
+    except RecursionError:
+        fail("input nested too deeply to read", EXIT_BAD_INPUT)
+    except Exception as exc:
+        internal_error(exc)
+
+
+def internal_error(exc: BaseException) -> NoReturn:
+    """A bug: one line naming it (the traceback with PUZZLELAB_DEBUG=1), exit 5."""
+    if os.environ.get("PUZZLELAB_DEBUG"):
+        raise exc
+    text = " ".join(str(exc).split())[:300]
+    err.print(f"internal error (please report): {type(exc).__name__}: {text}", markup=False)
+    raise typer.Exit(EXIT_INTERNAL) from None

@@ -17,7 +17,6 @@ PySAT's one front class dispatching to backends by name.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -25,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from puzzlelab.core.errors import InvalidInstance, WrongAnswer
+from puzzlelab.core.inputs import decode_bytes, decode_input, read_text_file
 from puzzlelab.core.loading import load_object
 from puzzlelab.core.result import Budget, ProgressFn, Result, Verdict, no_progress
 
@@ -36,21 +37,6 @@ __all__ = [
     "Puzzle",
     "parse_range",
 ]
-
-
-class InvalidInstance(ValueError):
-    """Bad input. The message names the field and what was expected; `field` holds the
-    field's name for programs (the REST service answers 422 with it)."""
-
-    def __init__(self, message: str, field: str | None = None, status: int = 422):
-        super().__init__(message)
-        self.field = field
-        self.status = status  # 422 malformed, 413 too large, 404 unknown name
-
-
-class WrongAnswer(RuntimeError):
-    """A solver produced a solution its puzzle's checker rejects. Never shown as an
-    answer: this is the worst bug the project can have, reported as such."""
 
 
 _KINDS = ("int", "float", "str", "bool", "ints")
@@ -266,16 +252,18 @@ class Puzzle:
         if not isinstance(spec, str):
             return self.parse(spec)
         if spec == "-" and local:
-            return self.parse(_decode(sys.stdin.read(self.max_input_bytes + 1), "standard input", self.max_input_bytes))
+            stream = getattr(sys.stdin, "buffer", None)
+            raw = stream.read(self.max_input_bytes + 1) if stream is not None else sys.stdin.read(self.max_input_bytes + 1).encode()
+            text = decode_bytes(raw, "standard input", self.max_input_bytes)
+            return self.parse(decode_input(text, "standard input", self.max_input_bytes))
         if spec in self.catalog():
             return self.catalog_instance(spec)
         path = Path(spec)
-        if local and len(spec) < 4096 and "\n" not in spec and path.is_file():
-            if path.stat().st_size > self.max_input_bytes:
-                raise InvalidInstance(f"instance file {spec}: larger than {self.max_input_bytes} bytes", "instance", 413)
-            return self.parse(_decode(path.read_text(), spec, self.max_input_bytes))
+        if local and len(spec) < 4096 and "\n" not in spec and "\x00" not in spec and path.is_file():
+            text = read_text_file(path, "instance file", self.max_input_bytes)
+            return self.parse(decode_input(text, spec, self.max_input_bytes))
         try:
-            return self.parse(_decode(spec, "instance", self.max_input_bytes))
+            return self.parse(decode_input(spec, "instance", self.max_input_bytes))
         except InvalidInstance as exc:
             names = list(self.catalog())
             hint = f" (catalog names include {', '.join(names[:6])}{' ...' if len(names) > 6 else ''})" if names else ""
@@ -348,20 +336,6 @@ class Puzzle:
             "default_budget": self.default_budget,
             "methods": [m.to_dict() for m in self.methods.values()],
         }
-
-
-def _decode(text: str, where: str, limit: int) -> Any:
-    """JSON when the text is JSON, else the text itself (each puzzle parses its own)."""
-    if len(text) > limit:
-        raise InvalidInstance(f"{where}: larger than {limit} bytes", "instance", 413)
-    stripped = text.strip()
-    if stripped[:1] in ("{", "[") or stripped.lstrip("-").isdigit():
-        try:
-            return json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            if stripped[:1] == "{":
-                raise InvalidInstance(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})", "instance") from None
-    return text
 
 
 def parse_range(text: str, field: str = "range") -> list[int]:

@@ -1,0 +1,193 @@
+"""The one door every input comes through (issue 22): bytes, text, JSON, numbers, paths.
+
+Whatever a user or a client sends -- a file that is not UTF-8, JSON nested 100,000 deep,
+an integer of 5,000 digits, `NaN`, a path into a folder that does not exist -- comes out
+of here either as a plain Python value within stated limits or as an `InvalidInstance`
+whose one-line message names the field and what was expected. Each puzzle's own parser
+then checks the puzzle's rules on values that are already sane.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from puzzlelab.core.errors import InvalidInstance
+
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "MAX_JSON_DEPTH",
+    "MAX_INT_DIGITS",
+    "decode_bytes",
+    "read_text_file",
+    "parse_json",
+    "decode_input",
+    "json_depth",
+    "check_int",
+    "check_number",
+    "check_output_path",
+]
+
+MAX_INPUT_BYTES = 4_000_000
+MAX_JSON_DEPTH = 64  # the deepest real input (a grid of rows of cells) is 3 or 4 deep
+MAX_INT_DIGITS = 30  # no figure of these puzzles needs more; Python refuses over 4,300
+
+
+def decode_bytes(data: bytes, where: str, limit: int = MAX_INPUT_BYTES) -> str:
+    """UTF-8 text from bytes (a byte-order mark is dropped), or a clear error."""
+    if len(data) > limit:
+        raise InvalidInstance(f"{where}: larger than {limit} bytes", "instance", 413)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInstance(f"{where}: not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})", "instance") from None
+    if "\x00" in text:
+        raise InvalidInstance(f"{where}: not text (it holds a NUL byte)", "instance")
+    return text
+
+
+def read_text_file(path: str | os.PathLike, where: str, limit: int = MAX_INPUT_BYTES) -> str:
+    """A file's text, checked before it is read: exists, a file, within `limit`, UTF-8."""
+    file = Path(path)
+    try:
+        if not file.exists():
+            raise InvalidInstance(f"{where} {file}: no such file", where)
+        if not file.is_file():
+            raise InvalidInstance(f"{where} {file}: not a file", where)
+        size = file.stat().st_size
+        if size > limit:
+            raise InvalidInstance(f"{where} {file}: larger than {limit} bytes", where, 413)
+        with file.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise InvalidInstance(f"{where} {file}: cannot be read ({exc.strerror or exc})", where) from None
+    return decode_bytes(data, f"{where} {file}", limit)
+
+
+def json_depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest (strings skipped), without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {digits} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def parse_json(text: str, where: str, *, max_depth: int = MAX_JSON_DEPTH, limit: int = MAX_INPUT_BYTES) -> Any:
+    """JSON within limits: size, nesting depth, integer length; no NaN or Infinity."""
+    if len(text) > limit:
+        raise InvalidInstance(f"{where}: larger than {limit} bytes", where, 413)
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise InvalidInstance(f"{where}: JSON nested {depth} deep (at most {max_depth})", where)
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
+    except json.JSONDecodeError as exc:
+        raise InvalidInstance(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})", where) from None
+    except (ValueError, RecursionError) as exc:
+        raise InvalidInstance(f"{where}: not acceptable JSON ({exc})", where) from None
+
+
+def decode_input(text: str, where: str, limit: int = MAX_INPUT_BYTES) -> Any:
+    """JSON when the text is JSON, else the text itself (each puzzle parses its own).
+
+    Text that starts like a JSON array but is not JSON goes to the puzzle's own parser;
+    JSON that breaks a limit (too deep, a huge integer, NaN) is refused here."""
+    if len(text) > limit:
+        raise InvalidInstance(f"{where}: larger than {limit} bytes", "instance", 413)
+    stripped = text.strip()
+    if stripped[:1] in ("{", "[") or (stripped.lstrip("-").isdigit() and stripped.isascii()):
+        if stripped[:1] == "[":
+            try:
+                json.loads(stripped, parse_int=lambda digits: 0, parse_constant=lambda name: 0) if json_depth(stripped) <= MAX_JSON_DEPTH else None
+            except (json.JSONDecodeError, RecursionError):
+                return text
+        return parse_json(stripped, where, limit=limit)
+    return text
+
+
+def check_int(value: Any, field: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer in [minimum, maximum]; booleans, floats with a fraction, text and
+    numbers out of range get a message naming `field`."""
+    if isinstance(value, bool):
+        raise InvalidInstance(f"{field}: expected an integer, got {value!r}", field)
+    if isinstance(value, float):
+        if not math.isfinite(value) or not value.is_integer():
+            raise InvalidInstance(f"{field}: expected an integer, got {value!r}", field)
+        value = int(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text.lstrip("+-").isdigit() or not text.isascii() or len(text) > MAX_INT_DIGITS + 1:
+            raise InvalidInstance(f"{field}: expected an integer, got {_short(value)}", field)
+        value = int(text)
+    elif not isinstance(value, int):
+        raise InvalidInstance(f"{field}: expected an integer, got {_short(value)}", field)
+    _check_range(value, field, minimum, maximum)
+    return value
+
+
+def check_number(value: Any, field: str, *, minimum: float | None = None, maximum: float | None = None) -> float:
+    """A finite number in [minimum, maximum] (not NaN, not infinite, not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise InvalidInstance(f"{field}: expected a number, got {_short(value)}", field)
+    try:
+        number = float(value) if not isinstance(value, int) or abs(value) < 10**MAX_INT_DIGITS else math.inf
+    except (ValueError, OverflowError):
+        raise InvalidInstance(f"{field}: expected a number, got {_short(value)}", field) from None
+    if not math.isfinite(number):
+        raise InvalidInstance(f"{field}: expected a finite number, got {_short(value)}", field)
+    _check_range(number, field, minimum, maximum)
+    return number
+
+
+def check_output_path(path: str | os.PathLike, field: str) -> Path:
+    """A file the user asked us to write: its folder must exist and it must not be a
+    folder itself (checked before any work is done, so no answer is lost at the end)."""
+    target = Path(path)
+    if target.is_dir():
+        raise InvalidInstance(f"{field} {target}: is a folder; expected a file name", field)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InvalidInstance(f"{field} {target}: folder {folder} does not exist", field)
+    if not os.access(folder, os.W_OK):
+        raise InvalidInstance(f"{field} {target}: folder {folder} is not writable", field)
+    return target
+
+
+def _check_range(value: float, field: str, minimum: float | None, maximum: float | None) -> None:
+    if minimum is not None and value < minimum:
+        raise InvalidInstance(f"{field}: expected at least {minimum}, got {value}", field)
+    if maximum is not None and value > maximum:
+        raise InvalidInstance(f"{field}: expected at most {maximum}, got {value}", field)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -102,6 +102,20 @@ def tour(
         raise typer.Exit(EXIT_NO_ANSWER)
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Refuse a port another server listens on, with a clear message, before starting.
+    SO_REUSEADDR, as uvicorn's own socket has: connections a killed server left in
+    TIME_WAIT must not block a restart on the same port (issue 22)."""
+    import socket
+
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise InvalidInstance(f"--port: cannot listen on {host}:{port} ({exc.strerror}); pick another port", "port") from None
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
@@ -111,19 +125,13 @@ def serve(
 
     Example: puzzlelab serve --port 8000 --workers 2
     """
-    import socket
-
     import uvicorn
 
     from puzzlelab.core.parallel import default_workers
     from puzzlelab.service.app import create_app
 
     with user_errors():
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-            try:
-                probe.bind((host, port))
-            except OSError as exc:
-                raise InvalidInstance(f"--port: cannot listen on {host}:{port} ({exc.strerror}); pick another port", "port") from None
+        check_port_free(host, port)
         application = create_app(workers=workers or default_workers())
         shown = f"[{host}]" if ":" in host else host
         out.print(f"puzzlelab workbench: http://{shown}:{port}/   (API docs: http://{shown}:{port}/docs; Ctrl-C stops it)", markup=False)

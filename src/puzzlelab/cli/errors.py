@@ -62,7 +62,7 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(EXIT_WRONG_ANSWER) from None
     except StoreError as exc:
         fail(str(exc), EXIT_STORE)
-    except (click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort):
+    except (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort):
         raise
     except MemoryError:
         fail("out of memory: this instance and these settings need more memory than the process may use", EXIT_BAD_INPUT)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from puzzlelab.core.errors import InvalidInstance, WrongAnswer
-from puzzlelab.core.inputs import decode_bytes, decode_input, read_text_file
+from puzzlelab.core.inputs import check_int, check_number, decode_bytes, decode_input, read_text_file
 from puzzlelab.core.loading import load_object
 from puzzlelab.core.result import Budget, ProgressFn, Result, Verdict, no_progress
 
@@ -45,7 +45,12 @@ _KINDS = ("int", "float", "str", "bool", "ints")
 @dataclass(frozen=True)
 class Option:
     """One option of a method, e.g. Option("ring", "int", None, "penalties only at edge
-    distance < d"). `kind` is int, float, str, bool or ints (a comma-separated list)."""
+    distance < d"). `kind` is int, float, str, bool or ints (a comma-separated list).
+
+    `local_only` marks an option that names something on the machine that runs the
+    search (a checkpoint file, a cluster address, a backend): the command line takes it
+    from its user, the REST service never from a client (issue 22: a client must not
+    choose where the server writes)."""
 
     name: str
     kind: str
@@ -54,6 +59,7 @@ class Option:
     choices: tuple = ()
     minimum: float | None = None
     maximum: float | None = None
+    local_only: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -64,42 +70,17 @@ class Option:
         return "--" + self.name.replace("_", "-")
 
     def coerce(self, raw: Any) -> Any:
-        """The option's value from CLI text or JSON; InvalidInstance naming it if bad."""
+        """The option's value from CLI text or JSON; InvalidInstance naming it if bad
+        (numbers go through `core.inputs`: finite, no booleans, no 5,000-digit integers)."""
         if raw is None:
             return None
-        expected = {"int": "an integer", "float": "a number", "str": "text", "bool": "true or false", "ints": "a comma-separated list of integers"}[self.kind]
         try:
-            if self.kind == "int":
-                if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
-                    raise ValueError
-                value: Any = int(raw)
-            elif self.kind == "float":
-                if isinstance(raw, bool):
-                    raise ValueError
-                value = float(raw)
-                if value != value:
-                    raise ValueError
-            elif self.kind == "bool":
-                if isinstance(raw, bool):
-                    value = raw
-                elif str(raw).lower() in ("1", "true", "yes", "on"):
-                    value = True
-                elif str(raw).lower() in ("0", "false", "no", "off"):
-                    value = False
-                else:
-                    raise ValueError
-            elif self.kind == "ints":
-                items = raw if isinstance(raw, (list, tuple)) else [p for p in str(raw).replace(" ", "").split(",") if p]
-                value = tuple(int(x) for x in items if not isinstance(x, bool))
-                if len(value) != len(items):
-                    raise ValueError
-            else:
-                value = str(raw)
-        except (TypeError, ValueError):
-            raise InvalidInstance(f"option {self.flag}: expected {expected}, got {raw!r}", field=self.name) from None
+            value = self._convert(raw)
+        except InvalidInstance as exc:
+            raise InvalidInstance(str(exc), field=self.name) from None
         if self.choices and value not in self.choices:
             raise InvalidInstance(
-                f"option {self.flag}: expected one of {', '.join(map(str, self.choices))}, got {raw!r}", field=self.name
+                f"option {self.flag}: expected one of {', '.join(map(str, self.choices))}, got {_shown(raw)}", field=self.name
             )
         for v in value if self.kind == "ints" else (value,):
             if self.minimum is not None and isinstance(v, (int, float)) and v < self.minimum:
@@ -107,6 +88,35 @@ class Option:
             if self.maximum is not None and isinstance(v, (int, float)) and v > self.maximum:
                 raise InvalidInstance(f"option {self.flag}: expected at most {self.maximum}, got {v}", field=self.name)
         return value
+
+    def _convert(self, raw: Any) -> Any:
+        field_name = f"option {self.flag}"
+        if self.kind == "int":
+            return check_int(raw, field_name)
+        if self.kind == "float":
+            return check_number(raw, field_name)
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            word = str(raw).lower() if isinstance(raw, (str, int)) else None
+            if word in ("1", "true", "yes", "on"):
+                return True
+            if word in ("0", "false", "no", "off"):
+                return False
+            raise InvalidInstance(f"{field_name}: expected true or false, got {_shown(raw)}", field=self.name)
+        if self.kind == "ints":
+            if isinstance(raw, (list, tuple)):
+                items = list(raw)
+            elif isinstance(raw, (str, int)) and not isinstance(raw, bool):
+                items = [p for p in str(raw).replace(" ", "").split(",") if p]
+            else:
+                raise InvalidInstance(f"{field_name}: expected a comma-separated list of integers, got {_shown(raw)}", field=self.name)
+            if len(items) > 10_000:
+                raise InvalidInstance(f"{field_name}: expected at most 10000 integers, got {len(items)}", field=self.name)
+            return tuple(check_int(x, field_name) for x in items)
+        if not isinstance(raw, (str, int, float)) or isinstance(raw, bool):
+            raise InvalidInstance(f"{field_name}: expected text, got {_shown(raw)}", field=self.name)
+        return str(raw)
 
     def to_dict(self) -> dict[str, Any]:
         default = list(self.default) if isinstance(self.default, tuple) else self.default
@@ -119,6 +129,7 @@ class Option:
             "choices": list(self.choices),
             "minimum": self.minimum,
             "maximum": self.maximum,
+            "local_only": self.local_only,
         }
 
 
@@ -142,12 +153,21 @@ class Method:
         """The run function, imported now if it was declared as a reference."""
         return load_object(self.run) if isinstance(self.run, str) else self.run
 
-    def parse_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
-        """Check and convert options; every declared option gets a value (its default)."""
+    def parse_options(self, raw: dict[str, Any] | None, *, remote: bool = False) -> dict[str, Any]:
+        """Check and convert options; every declared option gets a value (its default).
+        `remote` (the REST service): options marked `local_only` are refused."""
+        if raw is not None and not isinstance(raw, dict):
+            raise InvalidInstance(f"options: expected an object of option names and values, got {type(raw).__name__}", field="options")
         raw = dict(raw or {})
         known = {o.name: o for o in self.options}
         for key in raw:
-            name = key.lstrip("-").replace("-", "_")
+            name = str(key).lstrip("-").replace("-", "_")
+            if remote and name in known and known[name].local_only and raw[key] is not None:
+                raise InvalidInstance(
+                    f"option {known[name].flag}: names a file or machine on the server; the service takes it from its operator, "
+                    "not from a request (use the command line)",
+                    field=name,
+                )
             if name not in known:
                 valid = ", ".join(o.flag for o in self.options) or "none"
                 raise InvalidInstance(
@@ -155,7 +175,7 @@ class Method:
                     field=name,
                 )
         values = {}
-        normalised = {k.lstrip("-").replace("-", "_"): v for k, v in raw.items()}
+        normalised = {str(k).lstrip("-").replace("-", "_"): v for k, v in raw.items()}
         for option in self.options:
             values[option.name] = option.coerce(normalised[option.name]) if normalised.get(option.name) is not None else option.default
         return values
@@ -336,6 +356,11 @@ class Puzzle:
             "default_budget": self.default_budget,
             "methods": [m.to_dict() for m in self.methods.values()],
         }
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_range(text: str, field: str = "range") -> list[int]:

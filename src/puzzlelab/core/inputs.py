@@ -139,7 +139,7 @@ def check_int(value: Any, field: str, *, minimum: int | None = None, maximum: in
     if isinstance(value, bool):
         raise InvalidInstance(f"{field}: expected an integer, got {value!r}", field)
     if isinstance(value, float):
-        if not math.isfinite(value) or not value.is_integer():
+        if not math.isfinite(value) or not value.is_integer() or abs(value) >= 10.0**MAX_INT_DIGITS:
             raise InvalidInstance(f"{field}: expected an integer, got {value!r}", field)
         value = int(value)
     elif isinstance(value, str):
@@ -147,7 +147,7 @@ def check_int(value: Any, field: str, *, minimum: int | None = None, maximum: in
         if not text.lstrip("+-").isdigit() or not text.isascii() or len(text) > MAX_INT_DIGITS + 1:
             raise InvalidInstance(f"{field}: expected an integer, got {_short(value)}", field)
         value = int(text)
-    elif not isinstance(value, int):
+    elif not isinstance(value, int) or abs(value) >= 10**MAX_INT_DIGITS:
         raise InvalidInstance(f"{field}: expected an integer, got {_short(value)}", field)
     _check_range(value, field, minimum, maximum)
     return value
@@ -183,9 +183,9 @@ def check_output_path(path: str | os.PathLike, field: str) -> Path:
 
 def _check_range(value: float, field: str, minimum: float | None, maximum: float | None) -> None:
     if minimum is not None and value < minimum:
-        raise InvalidInstance(f"{field}: expected at least {minimum}, got {value}", field)
+        raise InvalidInstance(f"{field}: expected at least {minimum}, got {_short(value)}", field)
     if maximum is not None and value > maximum:
-        raise InvalidInstance(f"{field}: expected at most {maximum}, got {value}", field)
+        raise InvalidInstance(f"{field}: expected at most {maximum}, got {_short(value)}", field)
 
 
 def _short(value: Any) -> str:

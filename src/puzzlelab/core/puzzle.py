@@ -84,9 +84,9 @@ class Option:
             )
         for v in value if self.kind == "ints" else (value,):
             if self.minimum is not None and isinstance(v, (int, float)) and v < self.minimum:
-                raise InvalidInstance(f"option {self.flag}: expected at least {self.minimum}, got {v}", field=self.name)
+                raise InvalidInstance(f"option {self.flag}: expected at least {self.minimum}, got {_shown(v)}", field=self.name)
             if self.maximum is not None and isinstance(v, (int, float)) and v > self.maximum:
-                raise InvalidInstance(f"option {self.flag}: expected at most {self.maximum}, got {v}", field=self.name)
+                raise InvalidInstance(f"option {self.flag}: expected at most {self.maximum}, got {_shown(v)}", field=self.name)
         return value
 
     def _convert(self, raw: Any) -> Any:

@@ -35,7 +35,7 @@ from common import write_json
 
 from puzzlelab.core.rank import next_subset, unrank
 from puzzlelab.core.result import Budget, Result, Status
-from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins import PUZZLE, model, reference
 from puzzlelab.puzzles.coins.symmetry import canonical
 
 
@@ -56,7 +56,7 @@ def _run_child(conn, start: str, workdir: str, storage: str, mode: str, symmetry
     rows = []
     for glyph, board in targets.items():
         key = f"{begin.key}-{glyph}"
-        row = {"target": key, "published": model.published_lengths().get(key)}
+        row = {"target": key, "published": reference.published_lengths().get(key)}
         if glyph in outcome.found:
             moves = run.moves(board)
             result = PUZZLE.check(PUZZLE.parse(key), Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves)))

@@ -23,7 +23,7 @@ import time
 
 from common import write_json
 
-from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins import PUZZLE, reference
 
 
 def _child(conn, name: str, memory_mb: int, dedup: str, budget: float) -> None:
@@ -57,7 +57,7 @@ def solve_in_child(name: str, memory_mb: int, dedup: str, budget: float) -> dict
     if process.is_alive():
         process.kill()
     row["name"] = name
-    row["published"] = model.published_lengths().get(name)
+    row["published"] = reference.published_lengths().get(name)
     return row
 
 
@@ -110,7 +110,7 @@ def main() -> None:
     parser.add_argument("--dedup-sample", type=int, default=8)
     parser.add_argument("--names", default=None, help="comma-separated puzzles (e.g. font5x7:1-/,font5x7:U-I) instead of the table's")
     args = parser.parse_args()
-    published = model.published_lengths()
+    published = reference.published_lengths()
     report: dict = {"benchmark": "coins_bidir", "memory_mb": args.memory_mb, "note": "shared 2-core machine; wall and cpu seconds"}
 
     parts = ("5x7", "5x9", "dedup") if args.only is None else (args.only,)

@@ -84,7 +84,7 @@ def test_tiling_table(ray_cluster):
 
 @pytest.mark.slow  # ~85 s on 2 loaded cores: `make test-all`
 def test_macmahon_enumeration_split_into_subtrees(ray_cluster):
-    from puzzlelab.puzzles.macmahon.methods import count_verified
+    from puzzlelab.puzzles.macmahon.runners import count_verified
 
     local, remote = both(
         lambda backend, address: count_verified("2x3/free", workers=2, split_depth=3, backend=backend, address=address)

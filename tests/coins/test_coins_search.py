@@ -10,7 +10,7 @@ import pytest
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Status
-from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins import PUZZLE, model, reference
 from puzzlelab.puzzles.coins.bfs import LevelArrayRun
 
 # A 4 x 4 board with 6 coins: C(16, 6) = 8,008 boards, 4,602 reachable, 20 levels deep.
@@ -118,8 +118,8 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     first.close()
 
 
-SHORT = [(name, moves) for name, moves in model.published_lengths().items() if name.startswith("font5x7") and moves <= 8]
-SHORT += [(name, moves) for name, moves in model.published_lengths().items() if name.startswith("font5x9") and moves <= 5]
+SHORT = [(name, moves) for name, moves in reference.published_lengths().items() if name.startswith("font5x7") and moves <= 8]
+SHORT += [(name, moves) for name, moves in reference.published_lengths().items() if name.startswith("font5x9") and moves <= 5]
 
 
 @pytest.mark.parametrize("name, published", SHORT)

@@ -9,8 +9,8 @@ from macmahon_helpers import random_solvable
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.macmahon.boards import board
 from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid, list_solutions
-from puzzlelab.puzzles.macmahon.methods import run_enumerate
 from puzzlelab.puzzles.macmahon.model import parse_instance
+from puzzlelab.puzzles.macmahon.runners import run_enumerate
 from puzzlelab.puzzles.macmahon.verify import _touching, cell_geometry, element_action, verify
 
 

@@ -11,59 +11,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from puzzlelab.core.interrupt import run_in_thread
-from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
-from puzzlelab.core.result import Budget, Progress
-from puzzlelab.core.store import StoreError
+from puzzlelab.cli.common import progress_printer, run_interruptibly, store_result
+from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, out, user_errors
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.result import Budget, Result, Status
+from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins.render import animated_svg, html_stepper
 
 __all__ = ["COMMANDS"]
-
-
-def _echo(text: str, err: bool = False) -> None:
-    print(text, file=sys.stderr if err else sys.stdout, flush=True)
-
-
-@contextmanager
-def _errors() -> Iterator[None]:
-    try:
-        yield
-    except InvalidInstance as exc:
-        _echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except WrongAnswer as exc:
-        _echo(f"internal error (please report): {exc}", err=True)
-        raise typer.Exit(3) from None
-    except StoreError as exc:
-        _echo(f"error: {exc}", err=True)
-        raise typer.Exit(4) from None
-
-
-def _interruptible(work: Callable[[], Any], budget: Budget) -> Any:
-    """Run `work` in a thread; Ctrl-C cancels the budget (the search stops at the next
-    poll and keeps what it found; a bfs run keeps its checkpoint)."""
-
-    def on_interrupt(_count: int) -> None:
-        _echo("\ninterrupted: stopping after the current block (the checkpoint is kept)", err=True)
-        budget.cancel()
-
-    return run_in_thread(work, on_interrupt)
-
-
-def _progress(quiet: bool) -> Callable[[Progress], None]:
-    def report(event: Progress) -> None:
-        if quiet:
-            return
-        fraction = "" if event.fraction is None else f" {100 * event.fraction:5.1f}%"
-        stats = "  ".join(f"{k} {v}" for k, v in event.stats.items())
-        _echo(f"  {event.phase} ({event.message}){fraction}  {stats}", err=True)
-
-    return report
 
 
 def bfs(
@@ -84,17 +44,12 @@ def bfs(
 
     Example: puzzlelab coins bfs font5x7:A
     """
-    from puzzlelab.puzzles.coins import PUZZLE, model
     from puzzlelab.puzzles.coins.bfs import MODES, LevelArrayRun
 
-    with _errors():
+    with user_errors():
         if mode not in MODES:
             raise InvalidInstance(f"option --mode: expected one of {', '.join(MODES)}, got {mode!r}", "mode")
-        if start == "-":
-            start = sys.stdin.read(100_000)
-        elif "\n" not in start and len(start) < 4096 and Path(start).is_file():
-            start = Path(start).read_text()
-        begin = model.parse_start(start)
+        begin = model.parse_start(_read_start(start))
         wanted = _targets(begin, targets)
         folder = workdir or Path("puzzlelab-out") / "coins-bfs" / begin.key.replace(":", "_").replace("/", "slash")
         limit = None if max_memory_gb is None else int(max_memory_gb * 1e9)
@@ -102,25 +57,11 @@ def bfs(
         run_budget = Budget(budget)
         try:
             if run.resumed and not quiet:
-                _echo(f"resuming {folder} after level {len(run.state['counts']) - 1}", err=True)
-            outcome = _interruptible(lambda: run.run({n: b for n, b in wanted.items()}, budget=run_budget, progress=_progress(quiet), mode=mode), run_budget)
-            rows = []
-            for name, board in wanted.items():
-                row: dict[str, Any] = {"target": name, "moves": None, "verified": False}
-                if name in outcome.found:
-                    instance = _instance(begin, name, board)
-                    from puzzlelab.core.result import Result, Status
-
-                    moves = run.moves(board)
-                    result = Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves), stats={"seconds": round(outcome.seconds, 3)})
-                    PUZZLE.check(instance, result)
-                    if store:
-                        from puzzlelab.core.store import Store
-
-                        Store().add(PUZZLE.name, instance.key, result, PUZZLE.sense)
-                    published = PUZZLE.published(instance.key)
-                    row.update(moves=len(moves), verified=True, published=None if published is None else published["value"], solution=moves)
-                rows.append(row)
+                err.print(f"resuming {folder} after level {len(run.state['counts']) - 1}", markup=False)
+            outcome = run_interruptibly(
+                lambda: run.run(dict(wanted), budget=run_budget, progress=progress_printer(quiet), mode=mode), run_budget
+            )
+            rows = [_target_row(run, outcome, begin, name, board, store) for name, board in wanted.items()]
         finally:
             run.close()
         summary = {
@@ -134,47 +75,74 @@ def bfs(
             "targets": rows,
         }
         if as_json:
-            _echo(json.dumps(summary))
+            out.print_json(json.dumps(summary), indent=None)
         else:
-            for row in rows:
-                pub = "" if row.get("published") is None else f"  published {row['published']}"
-                text = "not reached" if row["moves"] is None else f"{row['moves']} moves, verified{pub}"
-                _echo(f"{begin.key} -> {row['target']}: {text}")
-            _echo(
-                f"{sum(outcome.levels):,} boards in {len(outcome.levels) - 1} levels, {outcome.seconds:.1f} s"
-                f"{' (every reachable board)' if outcome.finished else ''}; array in {folder}"
-            )
+            _print_bfs(begin, outcome, rows, folder)
         if any(row["moves"] is None for row in rows) and not outcome.finished:
-            raise typer.Exit(1)
+            raise typer.Exit(EXIT_NO_ANSWER)
 
 
-def _targets(begin, text: Optional[str]) -> dict[str, int]:
-    from puzzlelab.puzzles.coins import model
+def _read_start(start: str) -> str:
+    """The start as text: standard input for '-', a file's text, or the argument."""
+    if start == "-":
+        return sys.stdin.read(100_000)
+    if "\n" not in start and len(start) < 4096 and Path(start).is_file():
+        return Path(start).read_text()
+    return start
 
+
+def _target_row(run, outcome, begin: model.Start, name: str, board: int, store: bool) -> dict[str, Any]:
+    """One target's line of the bfs report; a reached target's path is checked by the
+    independent checker (WrongAnswer if rejected) and stored when `store`."""
+    row: dict[str, Any] = {"target": name, "moves": None, "verified": False}
+    if name not in outcome.found:
+        return row
+    instance = _instance(begin, name, board)
+    moves = run.moves(board)
+    result = Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves), stats={"seconds": round(outcome.seconds, 3)})
+    PUZZLE.check(instance, result)
+    if store:
+        store_result(PUZZLE, instance, result)
+    published = PUZZLE.published(instance.key)
+    row.update(moves=len(moves), verified=True, published=None if published is None else published["value"], solution=moves)
+    return row
+
+
+def _print_bfs(begin: model.Start, outcome, rows: list[dict[str, Any]], folder: Path) -> None:
+    for row in rows:
+        pub = "" if row.get("published") is None else f"  published {row['published']}"
+        text = "not reached" if row["moves"] is None else f"{row['moves']} moves, verified{pub}"
+        out.print(f"{begin.key} -> {row['target']}: {text}", markup=False)
+    out.print(
+        f"{sum(outcome.levels):,} boards in {len(outcome.levels) - 1} levels, {outcome.seconds:.1f} s"
+        f"{' (every reachable board)' if outcome.finished else ''}; array in {folder}",
+        markup=False,
+    )
+
+
+def _targets(begin: model.Start, text: Optional[str]) -> dict[str, int]:
     if begin.font is None:
         if not text:
             raise InvalidInstance("targets: a start given as rows needs --targets, each target as rows (separate with ';')", "targets")
-        out = {}
+        found = {}
         for i, block in enumerate(text.split(";")):
             w, h, mask = model.rows_to_mask(block.replace("/", "\n"), "targets")
             if (w, h) != (begin.width, begin.height) or model.popcount(mask) != model.popcount(begin.board):
                 raise InvalidInstance("targets: each target needs the start's size and number of coins", "targets")
-            out[f"target{i + 1}"] = mask
-        return out
+            found[f"target{i + 1}"] = mask
+        return found
     font = model.fonts()[begin.font]
     names = [g for g in font["order"] if g != begin.glyph] if not text else [t.strip() for t in text.split(",") if t.strip()]
-    out = {}
+    found = {}
     for name in names:
         glyph = name.upper() if name.upper() in font["glyphs"] else name
         if glyph not in font["glyphs"]:
             raise InvalidInstance(f"targets: {begin.font} has no glyph {name!r}; expected glyphs among {' '.join(font['order'])}", "targets")
-        out[glyph] = font["glyphs"][glyph]
-    return out
+        found[glyph] = font["glyphs"][glyph]
+    return found
 
 
-def _instance(begin, name: str, board: int):
-    from puzzlelab.puzzles.coins import model
-
+def _instance(begin: model.Start, name: str, board: int) -> model.Instance:
     if begin.font is not None:
         return model.parse_instance(f"{begin.font}:{begin.glyph}-{name}")
     return model.Instance(begin.width, begin.height, begin.board, board)
@@ -201,10 +169,9 @@ def batch(
 
     Example: puzzlelab coins batch --font font5x7
     """
-    from puzzlelab.puzzles.coins import PUZZLE
     from puzzlelab.puzzles.coins.batch import METHODS, run_batch
 
-    with _errors():
+    with user_errors():
         if method not in METHODS:
             raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
         if backend not in ("local", "ray"):
@@ -214,12 +181,12 @@ def batch(
         def on_result(key: str, result) -> None:
             if not as_json:
                 text = f"{result.value} moves, verified" if result.solution is not None else f"not solved ({result.status.value})"
-                _echo(f"{key}: {text}")
+                out.print(f"{key}: {text}", markup=False)
 
         def on_error(name: str, error: str) -> None:
-            _echo(f"{name}: task failed: {error}", err=True)
+            err.print(f"{name}: task failed: {error}", markup=False)
 
-        report = _interruptible(
+        report = run_interruptibly(
             lambda: run_batch(
                 PUZZLE, font, method=method, starts=starts, targets=targets, workers=workers, budget=run_budget,
                 workdir=str(workdir), options={"memory_mb": memory_mb}, redo=redo, on_result=on_result, on_error=on_error,
@@ -228,14 +195,15 @@ def batch(
             run_budget,
         )
         if as_json:
-            _echo(json.dumps(report.to_dict()))
+            out.print_json(json.dumps(report.to_dict()), indent=None)
         else:
-            _echo(
+            out.print(
                 f"{font}: {report.solved} solved and stored, {report.skipped} already stored, "
-                f"{report.unsolved} unsolved, {report.infeasible} proven unreachable, {report.failed_groups} failed tasks, {report.seconds:.1f} s"
+                f"{report.unsolved} unsolved, {report.infeasible} proven unreachable, {report.failed_groups} failed tasks, {report.seconds:.1f} s",
+                markup=False,
             )
         if report.unsolved or report.failed_groups:
-            raise typer.Exit(1)
+            raise typer.Exit(EXIT_NO_ANSWER)
 
 
 def animate(
@@ -250,10 +218,7 @@ def animate(
 
     Example: puzzlelab coins animate font5x7:O-C --html oc.html --svg oc.svg
     """
-    from puzzlelab.puzzles.coins import PUZZLE
-    from puzzlelab.puzzles.coins.render import animated_svg, html_stepper
-
-    with _errors():
+    with user_errors():
         loaded = PUZZLE.load(instance)
         if solution is not None:
             if not solution.is_file():
@@ -265,20 +230,20 @@ def animate(
             moves = moves.get("moves", moves.get("solution")) if isinstance(moves, dict) else moves
         else:
             run_budget = Budget(PUZZLE.default_budget if budget is None else budget)
-            result = _interruptible(lambda: PUZZLE.solve(loaded, "bidir", budget=run_budget), run_budget)
+            result = run_interruptibly(lambda: PUZZLE.solve(loaded, "bidir", budget=run_budget), run_budget)
             if result.solution is None:
-                _echo(f"no solution found within the budget ({result.status.value})", err=True)
-                raise typer.Exit(1)
+                err.print(f"no solution found within the budget ({result.status.value})", markup=False)
+                raise typer.Exit(EXIT_NO_ANSWER)
             moves = result.solution
         if html is None and svg is None:
             html = Path(f"{loaded.key.replace(':', '_').replace('/', 'slash')}.html")
         if html is not None:
             html.write_text(html_stepper(loaded, moves))
-            _echo(f"wrote {html}")
+            out.print(f"wrote {html}", markup=False)
         if svg is not None:
             svg.write_text(animated_svg(loaded, moves))
-            _echo(f"wrote {svg}")
-        _echo(f"{loaded.key}: {len(moves)} moves, verified")
+            out.print(f"wrote {svg}", markup=False)
+        out.print(f"{loaded.key}: {len(moves)} moves, verified", markup=False)
 
 
 COMMANDS: dict[str, Callable[..., Any]] = {"bfs": bfs, "batch": batch, "animate": animate}

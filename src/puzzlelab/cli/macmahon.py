@@ -1,45 +1,28 @@
 """Extra CLI verbs of the MacMahon puzzle: `count` and `facts` (typer functions; the
 CLI mounts them under `puzzlelab macmahon`). Every figure they print comes from a
-verified result: `count` runs the `enumerate` method through `Puzzle.solve` (the checker
-tests its certificate) and checks every class representative it writes."""
+verified result: `count` runs the `enumerate` method and `Puzzle.check` (the checker
+tests its certificate) and checks every class representative it writes. Errors, exit
+codes and Ctrl-C go through `cli.errors` and `cli.common`, as for every verb."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from puzzlelab.core.interrupt import run_in_thread
+from puzzlelab.cli.common import run_interruptibly, store_result
+from puzzlelab.cli.errors import EXIT_NO_ANSWER, out, user_errors
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
-from puzzlelab.core.result import Budget
+from puzzlelab.core.result import Budget, Result
+from puzzlelab.puzzles.macmahon import PUZZLE
+from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
+from puzzlelab.puzzles.macmahon.verify import check_placement
 
-__all__ = ["count_command", "facts_command"]
+__all__ = ["count_command", "facts_command", "COMMANDS"]
 
-EXIT_OK, EXIT_NO_ANSWER, EXIT_BAD_INPUT, EXIT_WRONG_ANSWER = 0, 1, 2, 3
-
-
-def _interruptible(work: Callable[[], Any], budget: Budget) -> Any:
-    """Run `work` in a thread; Ctrl-C cancels the budget (the search stops and keeps
-    its partial count), a second Ctrl-C quits."""
-
-    def on_interrupt(count: int) -> None:
-        if count > 1:
-            raise typer.Exit(130)
-        print("\ninterrupted: stopping, keeping the partial count (Ctrl-C again to quit)", file=sys.stderr)
-        budget.cancel()
-
-    return run_in_thread(work, on_interrupt)
-
-
-def _fail(exc: Exception) -> None:
-    if isinstance(exc, InvalidInstance):
-        print(f"error: {exc}", file=sys.stderr)
-        raise typer.Exit(EXIT_BAD_INPUT)
-    print(f"internal error (please report): {exc}", file=sys.stderr)
-    raise typer.Exit(EXIT_WRONG_ANSWER)
+LIST_GROUPS = ("full", "board", "rotations", "colours", "custom")
 
 
 def count_command(
@@ -65,54 +48,69 @@ def count_command(
     (--workers 2 splits the search into subtrees; --backend ray --address HOST:PORT
     runs them on a Ray cluster.)
     """
-    from puzzlelab.puzzles.macmahon import PUZZLE
-    from puzzlelab.puzzles.macmahon.methods import run_enumerate
-    from puzzlelab.puzzles.macmahon.model import format_instance, parse_instance
-    from puzzlelab.puzzles.macmahon.verify import check_placement
+    from puzzlelab.puzzles.macmahon.runners import run_enumerate
 
-    try:
-        inst = PUZZLE.load(instance)
-        if border is not None:
-            fields = format_instance(inst)
-            fields["border"] = None if border.lower() in ("free", "none") else border
-            inst = parse_instance(fields)
+    with user_errors():
+        inst = _with_border(PUZZLE.load(instance), border)
         run_budget = Budget(budget)
         collected: list = []
         collect = list_group if list_file is not None else None
-        if collect is not None and collect not in ("full", "board", "rotations", "colours", "custom"):
+        if collect is not None and collect not in LIST_GROUPS:
             raise InvalidInstance(f"--list-group: expected full, board, rotations, colours or custom, got {list_group!r}", "list_group")
         if not symmetry and (group or list_file is not None):
             raise InvalidInstance("--no-symmetry counts the total only; drop --group / --list", "symmetry")
         for name, value in (("order", order), ("backend", backend)):
             PUZZLE.method("enumerate").parse_options({name: value})
 
-        def work():
+        def work() -> Result:
             result = run_enumerate(
                 inst, budget=run_budget, progress=lambda e: None, seed=0, workers=workers, order=order,
                 symmetry=symmetry, split_depth=split_depth, backend=backend, address=address or "", group=group, checkpoint=checkpoint, collect=collect, collect_into=collected,
             )
             return PUZZLE.check(inst, result)
 
-        result = _interruptible(work, run_budget)
-        written = 0
-        if list_file is not None:
-            with open(list_file, "w") as fh:
-                for grid in collected:
-                    colours, why = check_placement(inst, grid)
-                    if colours is None:
-                        raise WrongAnswer(f"class representative rejected by the checker: {why}")
-                    fh.write(json.dumps(grid) + "\n")
-                    written += 1
-        if store and result.verified:
-            from puzzlelab.core.store import Store
+        result = run_interruptibly(work, run_budget)
+        written = 0 if list_file is None else _write_representatives(inst, collected, list_file)
+        if store:
+            store_result(PUZZLE, inst, result)
+    report = _count_report(inst, result, symmetry)
+    if list_file is not None:
+        report["listed"] = {"file": str(list_file), "group": list_group, "classes": written}
+    if as_json:
+        out.print_json(json.dumps(report, default=str), indent=None)
+    else:
+        _print_count(report, result)
+    if not report["complete"]:
+        raise typer.Exit(EXIT_NO_ANSWER)
 
-            Store().add(PUZZLE.name, PUZZLE.instance_key(inst), result, PUZZLE.sense)
-    except (InvalidInstance, WrongAnswer) as exc:
-        _fail(exc)
-        return
+
+def _with_border(inst: Instance, border: Optional[str]) -> Instance:
+    """The instance with its border colour replaced (`free` or `none`: no border rule)."""
+    if border is None:
+        return inst
+    fields = format_instance(inst)
+    fields["border"] = None if border.lower() in ("free", "none") else border
+    return parse_instance(fields)
+
+
+def _write_representatives(inst: Instance, grids: list, path: Path) -> int:
+    """Write one class representative a line, each checked by the checker first."""
+    written = 0
+    with open(path, "w") as fh:
+        for grid in grids:
+            colours, why = check_placement(inst, grid)
+            if colours is None:
+                raise WrongAnswer(f"class representative rejected by the checker: {why}")
+            fh.write(json.dumps(grid) + "\n")
+            written += 1
+    return written
+
+
+def _count_report(inst: Instance, result: Result, symmetry: bool) -> dict[str, Any]:
+    """The `count --json` object, from the verified count certificate."""
     cert = result.solution
     groups = cert["groups"] if symmetry else {}  # --no-symmetry: the trivial group only, not worth reporting
-    report = {
+    return {
         "puzzle": PUZZLE.name,
         "instance": PUZZLE.instance_key(inst),
         "total": cert["total"],
@@ -128,20 +126,18 @@ def count_command(
         "verified": result.verified,
         "verdict": result.verdict.message if result.verdict else None,
     }
-    if list_file is not None:
-        report["listed"] = {"file": str(list_file), "group": list_group, "classes": written}
-    if as_json:
-        print(json.dumps(report, default=str))
-    else:
-        print(f"{report['instance']}: {cert['total']:,} solutions (board fixed){'' if cert['complete'] else ' so far (search stopped: a lower bound)'}")
-        for g, n in report["classes"].items():
-            sizes = ", ".join(f"{v:,} of size {s}" for s, v in report["orbit_sizes"][g].items())
-            print(f"  up to {g:<9} (order {report['group_orders'][g]:>3}): {n:>10,} classes   orbits: {sizes}")
-        print(f"  {result.stats.get('seconds', 0):.2f} s, {result.stats.get('nodes', 0):,} nodes; checker: {report['verdict']}")
-        if list_file is not None:
-            print(f"  wrote {written:,} representatives (up to {list_group}) to {list_file}")
-    if not cert["complete"]:
-        raise typer.Exit(EXIT_NO_ANSWER)
+
+
+def _print_count(report: dict[str, Any], result: Result) -> None:
+    stopped = "" if report["complete"] else " so far (search stopped: a lower bound)"
+    out.print(f"{report['instance']}: {report['total']:,} solutions (board fixed){stopped}", markup=False)
+    for g, n in report["classes"].items():
+        sizes = ", ".join(f"{v:,} of size {s}" for s, v in report["orbit_sizes"][g].items())
+        out.print(f"  up to {g:<9} (order {report['group_orders'][g]:>3}): {n:>10,} classes   orbits: {sizes}", markup=False)
+    out.print(f"  {result.stats.get('seconds', 0):.2f} s, {result.stats.get('nodes', 0):,} nodes; checker: {report['verdict']}", markup=False)
+    if "listed" in report:
+        listed = report["listed"]
+        out.print(f"  wrote {listed['classes']:,} representatives (up to {listed['group']}) to {listed['file']}", markup=False)
 
 
 def facts_command(
@@ -157,30 +153,28 @@ def facts_command(
     from puzzlelab.puzzles.macmahon.facts import all_facts
 
     run_budget = Budget(budget)
-    try:
-        facts = _interruptible(lambda: all_facts(run_budget, workers), run_budget)
-    except (InvalidInstance, WrongAnswer) as exc:
-        _fail(exc)
-        return
+    with user_errors():
+        facts = run_interruptibly(lambda: all_facts(run_budget, workers), run_budget)
     if as_json:
-        print(json.dumps(facts, default=str))
+        out.print_json(json.dumps(facts, default=str), indent=None)
         return
-    print("Pieces with c colours, up to rotation (generated / Burnside (c^4+c^2+2c)/4 / MacMahon c(c+1)(c^2-c+2)/4):")
+    lines = ["Pieces with c colours, up to rotation (generated / Burnside (c^4+c^2+2c)/4 / MacMahon c(c+1)(c^2-c+2)/4):"]
     for row in facts["tile_counts"]:
-        print(
+        lines.append(
             f"  c={row['colours']}: squares {row['squares_generated']} / {row['squares_burnside']} / {row['squares_macmahon_formula']}"
             f" ({row['square_orientations']} distinct orientations);  triangles {row['triangles_generated']} / (c^3+2c)/3 = {row['triangles_formula']}"
         )
     w = facts["white_inside"]
-    print(f"All-white square on 4x6: inside the board in {w['solutions_with_white_inside']} of {w['solutions']:,} solutions; cells it occupies: {w['white_square_cells']}")
-    print(f"  HiGHS with it forced into one of the {w['inner_cells']} inner cells: {w['highs_white_forced_inside']} ({w['highs_seconds']} s)")
-    print(f"  why: {w['argument']}")
-    print("Solution counts (board fixed; classes up to each group):")
+    lines.append(f"All-white square on 4x6: inside the board in {w['solutions_with_white_inside']} of {w['solutions']:,} solutions; cells it occupies: {w['white_square_cells']}")
+    lines.append(f"  HiGHS with it forced into one of the {w['inner_cells']} inner cells: {w['highs_white_forced_inside']} ({w['highs_seconds']} s)")
+    lines.append(f"  why: {w['argument']}")
+    lines.append("Solution counts (board fixed; classes up to each group):")
     for name, c in facts["counts"].items():
         classes = ", ".join(f"{g} {n:,}" for g, n in c["classes"].items())
-        print(f"  {name}: {c['total']:,} solutions; classes: {classes}{'' if c['complete'] else ' (incomplete)'}")
-    for line in facts.get("relation_to_published", []):
-        print(f"  {line}")
+        lines.append(f"  {name}: {c['total']:,} solutions; classes: {classes}{'' if c['complete'] else ' (incomplete)'}")
+    lines += [f"  {line}" for line in facts.get("relation_to_published", [])]
+    for line in lines:
+        out.print(line, markup=False)
 
 
 COMMANDS = {"count": count_command, "facts": facts_command}

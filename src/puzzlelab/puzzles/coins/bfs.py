@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.rank import rank_many
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_progress, throttle
 from puzzlelab.puzzles.coins.kernels import geometry, max_moves
 from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT, IMAGE, PAD, CpuLevelKernels, padded_length
@@ -40,7 +41,7 @@ from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.symmetry import stabilizer
 
-__all__ = ["LevelArrayRun", "BfsOutcome", "solve_one", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
+__all__ = ["LevelArrayRun", "BfsOutcome", "run_bfs", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
 
 STATE_FORMAT = 1
 CHUNK_BLOCKS = 1 << 18  # 16.8 M ranks per kernel call
@@ -81,6 +82,31 @@ class BfsOutcome:
     @property
     def complete_level(self) -> int:
         return len(self.levels) - 1
+
+
+@dataclass
+class _Level:
+    """One level being grown, and the figures its entry in state.json's history keeps."""
+
+    level: int
+    mode: str  # push or pull
+    started: float  # perf_counter and process_time at its start
+    cpu_started: float
+    generated_before: int  # the budget's node counter at its start
+    marked: int = 0
+    work: int = 0
+    stopped: bool = False
+
+    def history(self, generated_now: int) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "mode": self.mode,
+            "boards": self.marked,
+            "work": self.work,
+            "generated": generated_now - self.generated_before,
+            "seconds": round(time.perf_counter() - self.started, 3),
+            "cpu_seconds": round(time.process_time() - self.cpu_started, 3),
+        }
 
 
 class LevelArrayRun:
@@ -182,8 +208,6 @@ class LevelArrayRun:
     def _start_array(self) -> None:
         # The file starts sparse (all zeros: every board unseen); bytes past the last
         # board hold PAD, and the start is level 0 (byte 1).
-        from puzzlelab.core.rank import rank_many
-
         self.levels[self.total :] = PAD
         start_rank = int(rank_many(np.array([self.start.board], dtype=np.uint64))[0])
         self.levels[start_rank] = 1
@@ -235,55 +259,16 @@ class LevelArrayRun:
                 break
             if level + 2 >= IMAGE:
                 raise InvalidInstance(f"bfs: level {level + 1} does not fit the array's byte (at most {IMAGE - 2} levels)", "instance")
-            reached = sum(counts)
             use_pull = mode == "pull" or (mode == "auto" and self._prefer_pull(counts))
-            level_started = time.perf_counter()
-            cpu_started = time.process_time()
-            generated_before = int(budget.control[NODES])
-            self.kernels.dirty = self.store.dirty
-            block, marked, work = 0, 0, 0
-            while block < self.kernels.blocks:
-                hi = min(self.kernels.blocks, block + CHUNK_BLOCKS)
-                step = self.kernels.pull if use_pull else self.kernels.push
-                block, did, got = step(level + 1, block, hi, budget.control)
-                marked += got
-                work += did
-                elapsed = time.perf_counter() - level_started
-                report(
-                    Progress(
-                        phase=f"level {level + 1}",
-                        message="pull" if use_pull else "push",
-                        done=block,
-                        total=self.kernels.blocks,
-                        stats={"boards": f"{reached + marked:,}", "rate": f"{marked / max(elapsed, 1e-9) / 1e6:.2f}M boards/s"},
-                    )
-                )
-                if block < hi:  # stopped by the budget
-                    stopped = True
-                    break
-            if stopped:
+            grown = self._grow_level(level, use_pull, budget, report)
+            if grown.stopped:
+                stopped = True
                 self.store.checkpoint()  # keeps the partial level; state.json does not move
                 break
             if recount:
-                marked = self.kernels.count(level + 2)
+                grown.marked = self.kernels.count(level + 2)
                 recount -= 1
-            counts.append(marked)
-            self.state["history"].append(
-                {
-                    "level": level + 1,
-                    "mode": "pull" if use_pull else "push",
-                    "boards": marked,
-                    "work": work,
-                    "generated": int(budget.control[NODES]) - generated_before,
-                    "seconds": round(time.perf_counter() - level_started, 3),
-                    "cpu_seconds": round(time.process_time() - cpu_started, 3),
-                }
-            )
-            if marked == 0:
-                counts.pop()
-                self.state["finished"] = True
-            text = json.dumps(self.state, indent=1)
-            self.store.checkpoint_in_background(lambda written, text=text: self._save_state(text))
+            self._close_level(grown, budget)
             for name, board in targets.items():
                 if name not in found and (lv := self.level_of(board)) >= 0:
                     found[name] = lv
@@ -296,6 +281,46 @@ class LevelArrayRun:
             seconds=time.perf_counter() - started,
             history=list(self.state["history"]),
         )
+
+    def _grow_level(self, level: int, use_pull: bool, budget: Budget, report) -> _Level:
+        """Mark level `level + 1` by pushing from level `level` or pulling into unseen
+        boards, CHUNK_BLOCKS at a time, until done or stopped by the budget."""
+        grown = _Level(level + 1, "pull" if use_pull else "push", time.perf_counter(), time.process_time(), int(budget.control[NODES]))
+        reached = sum(self.state["counts"])
+        self.kernels.dirty = self.store.dirty
+        step = self.kernels.pull if use_pull else self.kernels.push
+        block = 0
+        while block < self.kernels.blocks:
+            hi = min(self.kernels.blocks, block + CHUNK_BLOCKS)
+            block, did, got = step(level + 1, block, hi, budget.control)
+            grown.marked += got
+            grown.work += did
+            elapsed = time.perf_counter() - grown.started
+            report(
+                Progress(
+                    phase=f"level {level + 1}",
+                    message=grown.mode,
+                    done=block,
+                    total=self.kernels.blocks,
+                    stats={"boards": f"{reached + grown.marked:,}", "rate": f"{grown.marked / max(elapsed, 1e-9) / 1e6:.2f}M boards/s"},
+                )
+            )
+            if block < hi:  # stopped by the budget
+                grown.stopped = True
+                break
+        return grown
+
+    def _close_level(self, grown: _Level, budget: Budget) -> None:
+        """Record a level grown to its end (no board in it: the search is finished) and
+        checkpoint the array and state.json in the background."""
+        counts = self.state["counts"]
+        counts.append(grown.marked)
+        self.state["history"].append(grown.history(int(budget.control[NODES])))
+        if grown.marked == 0:
+            counts.pop()
+            self.state["finished"] = True
+        text = json.dumps(self.state, indent=1)
+        self.store.checkpoint_in_background(lambda written, text=text: self._save_state(text))
 
     def _prefer_pull(self, counts: list[int]) -> bool:
         """Pull when the frontier is large next to the boards not yet seen: then most
@@ -330,23 +355,26 @@ class LevelArrayRun:
 PULL_RATIO = 4
 
 
-def solve_one(
+def run_bfs(
     instance: Instance,
     *,
     budget: Budget,
-    progress=no_progress,
-    workdir: str | None = None,
-    max_memory_gb: float | None = None,
+    progress,
+    seed: int,
+    workdir: str = "",
+    max_memory_gb: float = 0.0,
     keep: bool = False,
 ) -> Result:
-    """The `bfs` method for one puzzle: search from the start until the target's level."""
+    """The `bfs` method (methods.py) for one puzzle: search from the start until the
+    target's level. An empty `workdir` means a temporary folder (removed unless `keep`),
+    `max_memory_gb` 0 the memory available; the search is deterministic (`seed` unused)."""
     started = time.perf_counter()
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bfs", bound=0)
-    temporary = workdir is None
+    temporary = not workdir
     folder = Path(tempfile.mkdtemp(prefix="coins-bfs-")) if temporary else Path(workdir)
     start = Start(instance.width, instance.height, instance.start, instance.font, instance.start_glyph)
-    limit = None if max_memory_gb is None else int(max_memory_gb * 1e9)
+    limit = int(max_memory_gb * 1e9) if max_memory_gb else None
     run = None
     try:
         run = LevelArrayRun(start, folder, max_memory_bytes=limit)

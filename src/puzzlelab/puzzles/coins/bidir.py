@@ -33,7 +33,7 @@ from puzzlelab.puzzles.coins.hashset import BoardTable, table_probe
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
 from puzzlelab.puzzles.coins.model import Instance, boards_to_moves, popcount
 
-__all__ = ["bidirectional", "ball_sizes", "DEDUP_CHOICES"]
+__all__ = ["bidirectional", "run_bidir", "ball_sizes", "DEDUP_CHOICES"]
 
 DEDUP_CHOICES = ("auto", "hash", "bits")
 DONE, MEET, TABLE_FULL, BUFFER_FULL, STOPPED = 0, 1, 2, 3, 4
@@ -145,6 +145,106 @@ class _Side:
         self.levels: list[np.ndarray] = [self.frontier]
 
 
+class _Search:
+    """One bidirectional search: both sides, the duplicate detection of the chosen mode
+    (`table` for hash, `seen` for bits) and the limits and progress it answers to."""
+
+    def __init__(self, instance: Instance, mode: str, memory_bytes: int, budget: Budget, progress, started: float):
+        self.instance = instance
+        self.mode = mode
+        self.memory_bytes = memory_bytes
+        self.budget = budget
+        self.report = throttle(progress, 0.5)
+        self.started = started
+        self.geo = geometry(instance.width, instance.height)
+        self.reserve = max_moves(instance.cells, instance.coins)
+        self.sides = [_Side(instance.start, 0), _Side(instance.target, 1)]
+        self.table: BoardTable | None = None
+        self.seen: np.ndarray | None = None
+        self.boards = 2
+
+    def allocate(self) -> Result | None:
+        """Set up duplicate detection with both roots marked; a Result when it cannot fit."""
+        if self.mode == "bits":
+            seen_bytes = (self.instance.boards + 3) // 4
+            if seen_bytes > self.memory_bytes // 2:
+                return self.out_of_memory(f"the two-bit array needs {seen_bytes / 1e6:.0f} MB", None, 0)
+            self.seen = np.zeros(seen_bytes, dtype=np.uint8)
+            _mark_bits(self.seen, np.uint64(self.instance.start), 0)
+            _mark_bits(self.seen, np.uint64(self.instance.target), 1)
+        else:
+            self.table = BoardTable(16, max_bytes=self.memory_bytes)
+            for side in self.sides:
+                table_probe(self.table.keys, self.table.marks, self.table.shift, np.uint64(side.frontier[0]), side.index, 0)
+            self.table.size = 2
+        return None
+
+    def expand(self, side: _Side) -> tuple[np.ndarray, int, tuple[int, int] | None] | Result:
+        """Expand `side`'s frontier into its next level, chunk by chunk: (next level
+        buffer, its length, the meeting edge or None), or a Result when a limit stops it."""
+        level = side.depth + 1
+        frontier = side.frontier
+        table = self.table
+        nxt = np.empty(max(1024, 2 * frontier.shape[0] + self.reserve), dtype=np.uint64)
+        n_next, position = 0, 0
+        while position < frontier.shape[0]:
+            hi = min(frontier.shape[0], position + CHUNK)
+            if self.mode == "hash":
+                position, n_next, size, status, parent, child = _expand_hash(
+                    frontier, position, hi, side.index, level, table.keys, table.marks, table.shift,
+                    table.size, table.limit, nxt, n_next, self.geo, self.budget.control, self.reserve,
+                )
+                table.size = size
+            else:
+                position, n_next, status, parent, child = _expand_bits(
+                    frontier, position, hi, side.index, self.seen, nxt, n_next, self.geo, self.budget.control, self.reserve
+                )
+            if status == MEET:
+                return nxt, n_next, (int(parent), int(child))
+            if status == STOPPED:
+                return _stopped(self.sides, self.started, self.mode, "budget ended", self.memory(nxt))
+            if status == TABLE_FULL and not table.grow():
+                return self.out_of_memory("the board table reached --memory-mb", nxt)
+            if status == BUFFER_FULL:
+                if self.memory(nxt) + nxt.nbytes > self.memory_bytes:
+                    return self.out_of_memory("the next frontier reached --memory-mb", nxt)
+                nxt = np.concatenate([nxt[:n_next], np.empty(nxt.shape[0], dtype=np.uint64)])
+            self.report(
+                Progress(
+                    phase=f"{'forward' if side.index == 0 else 'backward'} level {level}",
+                    done=position,
+                    total=frontier.shape[0],
+                    stats={
+                        "boards": self.boards + n_next,
+                        "depths": f"{self.sides[0].depth}+{self.sides[1].depth}",
+                        "generated/s": _rate(self.budget, self.started),
+                    },
+                )
+            )
+        return nxt, n_next, None
+
+    def solved(self, meet: tuple[int, int], side: _Side, nxt: np.ndarray, n_next: int) -> Result:
+        """The optimal Result through the meeting edge found while expanding `side`."""
+        path = _rebuild(self.mode, meet, side.index, self.sides, self.table, self.geo, self.reserve)
+        moves = boards_to_moves(path, self.instance.width)
+        stats = _stats(self.sides, self.started, self.mode, self.memory(nxt), self.budget)
+        stats["boards"] = self.boards + n_next
+        return Result(len(moves), moves, Status.OPTIMAL, "bidir", bound=len(moves), stats=stats)
+
+    def unreachable(self, side: _Side) -> Result:
+        """`side` has no next level: the target cannot be reached."""
+        stats = _stats(self.sides, self.started, self.mode, self.memory(None), self.budget)
+        why = "every board reachable from the start" if side.index == 0 else "every board that reaches the target"
+        stats["note"] = f"searched {why}: the target cannot be reached"
+        return Result(None, None, Status.INFEASIBLE, "bidir", stats=stats)
+
+    def memory(self, nxt: np.ndarray | None) -> int:
+        return _memory(self.mode, self.table, self.seen, self.sides, nxt)
+
+    def out_of_memory(self, why: str, nxt: np.ndarray | None, memory: int | None = None) -> Result:
+        return _out_of_memory(self.sides, self.started, self.mode, why, self.memory(nxt) if memory is None else memory)
+
+
 def bidirectional(
     instance: Instance,
     *,
@@ -155,83 +255,36 @@ def bidirectional(
 ) -> Result:
     """Optimal solution of one puzzle by bidirectional BFS (see the module docstring)."""
     started = time.perf_counter()
-    report = throttle(progress, 0.5)
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bidir", bound=0, stats={"boards": 1})
     memory_bytes = int(memory_mb) * 2**20
-    mode = _choose_dedup(dedup, instance, memory_bytes)
-    geo = geometry(instance.width, instance.height)
-    reserve = max_moves(instance.cells, instance.coins)
-    sides = [_Side(instance.start, 0), _Side(instance.target, 1)]
-    table = seen = None
-    if mode == "bits":
-        seen_bytes = (instance.boards + 3) // 4
-        if seen_bytes > memory_bytes // 2:
-            return _out_of_memory(sides, started, mode, f"the two-bit array needs {seen_bytes / 1e6:.0f} MB", 0)
-        seen = np.zeros(seen_bytes, dtype=np.uint8)
-        _mark_bits(seen, np.uint64(instance.start), 0)
-        _mark_bits(seen, np.uint64(instance.target), 1)
-    else:
-        table = BoardTable(16, max_bytes=memory_bytes)
-        for side in sides:
-            table_probe(table.keys, table.marks, table.shift, np.uint64(side.frontier[0]), side.index, 0)
-        table.size = 2
+    search = _Search(instance, _choose_dedup(dedup, instance, memory_bytes), memory_bytes, budget, progress, started)
+    refused = search.allocate()
+    if refused is not None:
+        return refused
     budget.control[NODES] = 0
-    boards = 2
+    sides = search.sides
     while True:
         side = sides[0] if sides[0].frontier.shape[0] <= sides[1].frontier.shape[0] else sides[1]
-        level = side.depth + 1
-        frontier = side.frontier
-        nxt = np.empty(max(1024, 2 * frontier.shape[0] + reserve), dtype=np.uint64)
-        n_next, position, meet = 0, 0, None
-        while position < frontier.shape[0]:
-            hi = min(frontier.shape[0], position + CHUNK)
-            if mode == "hash":
-                position, n_next, size, status, parent, child = _expand_hash(
-                    frontier, position, hi, side.index, level, table.keys, table.marks, table.shift,
-                    table.size, table.limit, nxt, n_next, geo, budget.control, reserve,
-                )
-                table.size = size
-            else:
-                position, n_next, status, parent, child = _expand_bits(
-                    frontier, position, hi, side.index, seen, nxt, n_next, geo, budget.control, reserve
-                )
-            if status == MEET:
-                meet = (int(parent), int(child))
-                break
-            if status == STOPPED:
-                return _stopped(sides, started, mode, "budget ended", _memory(mode, table, seen, sides, nxt))
-            if status == TABLE_FULL and not table.grow():
-                return _out_of_memory(sides, started, mode, "the board table reached --memory-mb", _memory(mode, table, seen, sides, nxt))
-            if status == BUFFER_FULL:
-                if _memory(mode, table, seen, sides, nxt) + nxt.nbytes > memory_bytes:
-                    return _out_of_memory(sides, started, mode, "the next frontier reached --memory-mb", _memory(mode, table, seen, sides, nxt))
-                nxt = np.concatenate([nxt[:n_next], np.empty(nxt.shape[0], dtype=np.uint64)])
-            report(
-                Progress(
-                    phase=f"{'forward' if side.index == 0 else 'backward'} level {level}",
-                    done=position,
-                    total=frontier.shape[0],
-                    stats={"boards": boards + n_next, "depths": f"{sides[0].depth}+{sides[1].depth}", "generated/s": _rate(budget, started)},
-                )
-            )
+        outcome = search.expand(side)
+        if isinstance(outcome, Result):
+            return outcome
+        nxt, n_next, meet = outcome
         if meet is not None:
-            path = _rebuild(mode, meet, side.index, sides, table, geo, reserve)
-            moves = boards_to_moves(path, instance.width)
-            stats = _stats(sides, started, mode, _memory(mode, table, seen, sides, nxt), budget)
-            stats["boards"] = boards + n_next
-            return Result(len(moves), moves, Status.OPTIMAL, "bidir", bound=len(moves), stats=stats)
+            return search.solved(meet, side, nxt, n_next)
         side.frontier = nxt[:n_next].copy()
-        del nxt
-        side.depth = level
-        boards += n_next
-        if mode == "bits":
+        del nxt, outcome
+        side.depth += 1
+        search.boards += n_next
+        if search.mode == "bits":
             side.levels.append(side.frontier)
         if n_next == 0:
-            stats = _stats(sides, started, mode, _memory(mode, table, seen, sides, None), budget)
-            why = "every board reachable from the start" if side.index == 0 else "every board that reaches the target"
-            stats["note"] = f"searched {why}: the target cannot be reached"
-            return Result(None, None, Status.INFEASIBLE, "bidir", stats=stats)
+            return search.unreachable(side)
+
+
+def run_bidir(instance: Instance, *, budget: Budget, progress, seed: int, memory_mb: int = 2048, dedup: str = "auto") -> Result:
+    """The `bidir` method (methods.py); the search is deterministic, so `seed` is unused."""
+    return bidirectional(instance, budget=budget, progress=progress, memory_mb=memory_mb, dedup=dedup)
 
 
 def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: bool = False, budget: Budget | None = None) -> list[int]:

@@ -20,10 +20,10 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.tables import read_data_text
 
 __all__ = [
     "MAX_CELLS",
@@ -39,7 +39,6 @@ __all__ = [
     "format_instance",
     "instance_key",
     "catalog_names",
-    "published_lengths",
     "boards_to_moves",
     "popcount",
 ]
@@ -110,8 +109,7 @@ class Start:
 @functools.lru_cache(maxsize=1)
 def fonts() -> dict[str, dict[str, Any]]:
     """The shipped fonts: name -> {'width', 'height', 'order', 'glyphs': {glyph: mask}}."""
-    text = resources.files(__package__).joinpath("data/fonts.json").read_text()
-    raw = json.loads(text)
+    raw = json.loads(read_data_text("puzzlelab.puzzles.coins", "fonts.json"))
     out: dict[str, dict[str, Any]] = {}
     for name, font in raw.items():
         glyphs = {}
@@ -329,18 +327,6 @@ def catalog_names(font_name: str | None = None) -> list[str]:
                 if a != b:
                     names.append(f"{name}:{a}-{b}")
     return names
-
-
-@functools.lru_cache(maxsize=1)
-def published_lengths() -> dict[str, int]:
-    """Published optimal move counts shipped in data/ (a sample of 210 puzzles)."""
-    text = resources.files(__package__).joinpath("data/optimal_lengths_sample.tsv").read_text()
-    table = {}
-    for line in text.splitlines()[1:]:
-        if line.strip():
-            family, start, target, moves = line.split("\t")
-            table[f"{family}:{start}-{target}"] = int(moves)
-    return table
 
 
 def boards_to_moves(boards: list[int], width: int) -> list[list[int]]:

@@ -2,7 +2,7 @@
 exact enumeration with symmetry classes, the write-up's MIP on HiGHS, CP-SAT as a peer,
 and MacMahon's triangles on a hexagon through the same edge-matching core."""
 
-from .puzzle import MacMahon
+from puzzlelab.puzzles.macmahon.puzzle import MacMahon
 
 PUZZLE = MacMahon()
 

@@ -10,9 +10,8 @@ once. Slow (a few thousand placements a second per core): for small boards.
 from __future__ import annotations
 
 from puzzlelab.core.result import Budget
-
-from .model import Instance
-from .tiles import rotate
+from puzzlelab.puzzles.macmahon.model import Instance
+from puzzlelab.puzzles.macmahon.tiles import rotate
 
 __all__ = ["backtrack_solutions"]
 

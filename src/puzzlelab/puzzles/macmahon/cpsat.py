@@ -11,10 +11,10 @@ import time
 from typing import Any
 
 from puzzlelab.core.result import Budget, Result, Status
-
-from .edge_model import EdgeModel, build_edge_model
-from .enumerator import codes_to_grid
-from .model import Instance, format_instance, parse_instance
+from puzzlelab.puzzles.macmahon.edge_model import EdgeModel, build_edge_model
+from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid
+from puzzlelab.puzzles.macmahon.isolation import call_isolated, highs_loaded
+from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
 
 __all__ = ["run_cpsat", "cpsat_solutions"]
 
@@ -49,8 +49,6 @@ def cpsat_solutions(
     """Enumerate solutions of the model (all when `limit` is None): (count, 'all' |
     'limit' | 'timeout' | 'infeasible', stats, the codes of the first `keep` ones).
     Runs in a spawned process when HiGHS is loaded here (see isolation.py)."""
-    from .isolation import call_isolated, highs_loaded
-
     if highs_loaded():
         left = budget.seconds_left()
         seconds = None if left == float("inf") else left

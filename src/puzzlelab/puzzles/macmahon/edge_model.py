@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .model import Instance
-from .search import SearchTables
+from puzzlelab.puzzles.macmahon.model import Instance
+from puzzlelab.puzzles.macmahon.search import SearchTables
 
 __all__ = ["EdgeModel", "build_edge_model"]
 

@@ -27,12 +27,11 @@ from typing import Any, Iterator
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress
-
-from .kernels import BUFFER_FULL, DONE, STOPPED, classify_kernel, expand_kernel
-from .model import Instance, format_instance, parse_instance
-from .search import SearchRun, SearchTables
-from .symmetry import group_arrays, instance_group, named_subgroups, subgroup_from
-from .tiles import mirror
+from puzzlelab.puzzles.macmahon.kernels import BUFFER_FULL, DONE, STOPPED, classify_kernel, expand_kernel
+from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
+from puzzlelab.puzzles.macmahon.search import SearchRun, SearchTables
+from puzzlelab.puzzles.macmahon.symmetry import group_arrays, instance_group, named_subgroups, subgroup_from
+from puzzlelab.puzzles.macmahon.tiles import mirror
 
 __all__ = [
     "count_subtree",

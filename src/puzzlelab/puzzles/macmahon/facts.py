@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from puzzlelab.core.result import Budget
-
-from .model import parse_instance
-from .tiles import burnside_count, square_count_formula, tile_set, triangle_count_formula
+from puzzlelab.core.result import Budget, no_progress
+from puzzlelab.puzzles.macmahon.enumerator import count_solutions
+from puzzlelab.puzzles.macmahon.mip import model_feasible
+from puzzlelab.puzzles.macmahon.model import parse_instance
+from puzzlelab.puzzles.macmahon.runners import checked, run_enumerate
+from puzzlelab.puzzles.macmahon.tiles import burnside_count, square_count_formula, tile_set, triangle_count_formula
 
 __all__ = ["tile_count_facts", "white_inside_facts", "count_facts", "all_facts", "PUBLISHED"]
 
@@ -52,9 +54,6 @@ def _period(t: tuple[int, ...]) -> int:
 
 def white_inside_facts(budget: Budget, workers: int = 1) -> dict[str, Any]:
     """Where the all-white square goes in the 4x6 solutions, two ways."""
-    from .enumerator import count_solutions
-    from .mip import model_feasible
-
     inst = parse_instance("4x6")
     stats = count_solutions(inst, budget=budget, workers=workers, symmetry=False, occupancy=True)
     geometry = inst.board
@@ -81,10 +80,8 @@ def white_inside_facts(budget: Budget, workers: int = 1) -> dict[str, Any]:
 
 def count_facts(name: str, budget: Budget, workers: int = 1) -> dict[str, Any]:
     """Total and classes per symmetry group of one catalog instance (verified)."""
-    from . import PUZZLE
-
     inst = parse_instance(name)
-    result = PUZZLE.solve(inst, "enumerate", budget=budget, workers=workers)
+    result = checked(inst, run_enumerate(inst, budget=budget, progress=no_progress, seed=0, workers=workers))
     cert = result.solution
     return {
         "instance": name,

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from puzzlelab.core.result import Budget, Progress, Result, Status
-
-from .edge_model import EdgeModel, build_edge_model
-from .enumerator import codes_to_grid
-from .model import Instance, format_instance, parse_instance
+from puzzlelab.core.result import Budget, Progress, Result, Status, no_progress
+from puzzlelab.puzzles.macmahon.edge_model import EdgeModel, build_edge_model
+from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid
+from puzzlelab.puzzles.macmahon.isolation import call_isolated, ortools_loaded
+from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
 
 __all__ = ["run_mip", "HighsEdgeModel"]
 
@@ -83,8 +83,6 @@ class HighsEdgeModel:
 
 
 def run_mip(inst: Instance, *, budget: Budget, progress, seed: int, solutions: int = 1, orientations: str = "distinct") -> Result:
-    from .isolation import call_isolated, ortools_loaded
-
     if ortools_loaded():  # HiGHS cannot load beside OR-tools: run it in a fresh process
         left = budget.seconds_left()
         seconds = None if left == float("inf") else left
@@ -94,8 +92,6 @@ def run_mip(inst: Instance, *, budget: Budget, progress, seed: int, solutions: i
 
 
 def _run_mip_json(instance_json, seconds, seed, solutions, orientations) -> dict:
-    from puzzlelab.core.result import no_progress
-
     return _run_mip(parse_instance(instance_json), Budget(seconds), no_progress, seed, solutions, orientations).to_dict()
 
 
@@ -156,8 +152,6 @@ def _normalise(inst: Instance, codes: list[int]) -> list[int]:
 def model_feasible(inst: Instance, inside_piece: int | None = None, seconds: float = 600.0) -> tuple[str, list[int] | None, float]:
     """Solve the model once (optionally with `inside_piece` forced into the interior):
     ('found' | 'infeasible' | 'timeout', codes, seconds)."""
-    from .isolation import call_isolated, ortools_loaded
-
     if ortools_loaded():
         return tuple(call_isolated("puzzlelab.puzzles.macmahon.mip:_model_feasible_json", format_instance(inst), inside_piece, seconds, timeout=seconds))
     return _model_feasible(inst, inside_piece, seconds)

@@ -21,9 +21,8 @@ from functools import cached_property
 from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
-
-from .boards import Board, board, parse_board_name
-from .tiles import DEFAULT_COLOURS, burnside_count, canonical, tile_name, tile_set
+from puzzlelab.puzzles.macmahon.boards import Board, board, parse_board_name
+from puzzlelab.puzzles.macmahon.tiles import DEFAULT_COLOURS, burnside_count, canonical, tile_name, tile_set
 
 __all__ = ["Instance", "parse_instance", "format_instance", "instance_key", "MAX_COLOURS"]
 

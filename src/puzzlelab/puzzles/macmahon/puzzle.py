@@ -1,4 +1,4 @@
-"""The MacMahon squares puzzle object: instances, methods, checker, pictures, verbs.
+"""The MacMahon squares puzzle object: instances, methods, checker, pictures.
 
 MacMahon (New Mathematical Pastimes, 1921): the 24 squares whose edges carry three
 colours, all colourings up to rotation, placed on a 4 x 6 board so that touching edges
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from puzzlelab.core.puzzle import Method, Option, Puzzle
+from puzzlelab.core.puzzle import Puzzle
 from puzzlelab.core.result import Result, Verdict
-
-from . import methods
-from .model import Instance, format_instance, instance_key, parse_instance
+from puzzlelab.puzzles.macmahon import render
+from puzzlelab.puzzles.macmahon.methods import METHODS
+from puzzlelab.puzzles.macmahon.model import Instance, format_instance, instance_key, parse_instance
+from puzzlelab.puzzles.macmahon.verify import verify
 
 __all__ = ["MacMahon"]
 
@@ -41,51 +42,7 @@ class MacMahon(Puzzle):
     tour_budget = 10.0
 
     def __init__(self) -> None:
-        super().__init__()
-        order = Option("order", "str", "mrv", "cell order: mrv (fewest candidates first) or a fixed ring / rows / greedy", choices=("mrv", "ring", "rows", "greedy"))
-        self.add_method(
-            Method(
-                "enumerate",
-                "exact count of every solution (numba), with symmetry classes",
-                methods.run_enumerate,
-                (
-                    Option("workers", "int", 1, "worker processes (subtrees in parallel)", minimum=1, maximum=256),
-                    Option("split_depth", "int", 3, "extra cells fixed per subtree when split for workers", minimum=0, maximum=64),
-                    order,
-                    Option("symmetry", "bool", True, "classify the solutions under the symmetry group"),
-                    Option("group", "str", "", "extra subgroup from generators, e.g. rot180,WBR"),
-                    Option("checkpoint", "str", "", "file keeping finished subtrees (resume a long count)"),
-                    Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray")),
-                    Option("address", "str", "", "ray cluster address (default: $RAY_ADDRESS)"),
-                ),
-                exact=True,
-            )
-        )
-        self.add_method(Method("first", "the first solution of the enumerator's search", methods.run_first, (order,)))
-        self.add_method(
-            Method(
-                "mip",
-                "the write-up's MIP model on HiGHS; k different solutions with no-good cuts",
-                _run_mip,
-                (
-                    Option("solutions", "int", 1, "different solutions to find (no-good cuts)", minimum=1, maximum=10000),
-                    Option("orientations", "str", "distinct", "orientations of each piece in the model", choices=("distinct", "all")),
-                ),
-            )
-        )
-        self.add_method(
-            Method(
-                "cpsat",
-                "the same model on CP-SAT; k solutions, or all of them with --all",
-                _run_cpsat,
-                (
-                    Option("solutions", "int", 1, "different solutions to find", minimum=1, maximum=10000),
-                    Option("all", "bool", False, "enumerate every solution (an exact count)"),
-                    Option("threads", "int", 1, "CP-SAT search workers (one solution only)", minimum=1, maximum=64),
-                ),
-            )
-        )
-        self.add_method(Method("backtrack", "plain-Python backtracking count (small boards; the naive peer)", methods.run_backtrack, exact=True))
+        super().__init__(METHODS)
 
     # -------------------------------------------------------------- instances
     def parse(self, obj: Any) -> Instance:
@@ -105,28 +62,11 @@ class MacMahon(Puzzle):
 
     # -------------------------------------------------------------- checking, pictures
     def verify(self, instance: Instance, solution: Any) -> Verdict:
-        from .verify import verify
-
         return verify(instance, solution)
 
     def render_svg(self, instance: Instance, result: Result | None) -> str:
-        from .render import render_svg
-
-        return render_svg(instance, result)
+        return render.render_svg(instance, result)
 
     def render_text(self, instance: Instance, result: Result | None) -> str | None:
-        from .render import render_text
+        return render.render_text(instance, result)
 
-        return render_text(instance, result)
-
-
-def _run_mip(instance, **kwargs):
-    from .mip import run_mip
-
-    return run_mip(instance, **kwargs)
-
-
-def _run_cpsat(instance, **kwargs):
-    from .cpsat import run_cpsat
-
-    return run_cpsat(instance, **kwargs)

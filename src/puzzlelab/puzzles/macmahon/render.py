@@ -8,9 +8,8 @@ import numpy as np
 
 from puzzlelab.core.result import Result
 from puzzlelab.core.svg import Svg, colour
-
-from .model import Instance
-from .tiles import COLOUR_HEX, rotate
+from puzzlelab.puzzles.macmahon.model import Instance
+from puzzlelab.puzzles.macmahon.tiles import COLOUR_HEX, rotate
 
 __all__ = ["render_svg", "render_text", "render_tile_set"]
 

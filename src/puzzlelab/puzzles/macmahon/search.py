@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import CAPACITY, DEPTH, FLOOR, NBUF, STATE_SLOTS, STOP, TOTAL, search_kernel
-from .model import Instance
+from puzzlelab.puzzles.macmahon.kernels import CAPACITY, DEPTH, FLOOR, NBUF, STATE_SLOTS, STOP, TOTAL, search_kernel
+from puzzlelab.puzzles.macmahon.model import Instance
 
 __all__ = ["SearchTables", "SearchRun", "fill_order", "ORDERS"]
 

@@ -23,10 +23,9 @@ from itertools import permutations
 import numpy as np
 
 from puzzlelab.core.puzzle import InvalidInstance
-
-from .boards import BoardSymmetry
-from .model import Instance
-from .tiles import canonical
+from puzzlelab.puzzles.macmahon.boards import BoardSymmetry
+from puzzlelab.puzzles.macmahon.model import Instance
+from puzzlelab.puzzles.macmahon.tiles import canonical
 
 __all__ = ["SymElement", "instance_group", "named_subgroups", "subgroup_from", "GROUP_NAMES", "MAX_GROUP"]
 

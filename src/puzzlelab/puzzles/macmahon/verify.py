@@ -24,9 +24,8 @@ import math
 from typing import Any
 
 from puzzlelab.core.result import Verdict
-
-from .model import Instance
-from .tiles import rotate
+from puzzlelab.puzzles.macmahon.model import Instance
+from puzzlelab.puzzles.macmahon.tiles import rotate
 
 __all__ = ["verify", "cell_geometry", "grid_colours", "element_action"]
 

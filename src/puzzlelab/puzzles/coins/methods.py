@@ -1,0 +1,32 @@
+"""The coins methods: names, options and their run functions as lazy references, so
+loading the registry imports no numba kernel (the functions live in bidir.py and bfs.py)."""
+
+from __future__ import annotations
+
+from puzzlelab.core.puzzle import Method, Option
+
+__all__ = ["METHODS"]
+
+METHODS: tuple[Method, ...] = (
+    Method(
+        "bidir",
+        "bidirectional BFS, forward from the start and backward from the target, smaller frontier first (optimal)",
+        "puzzlelab.puzzles.coins.bidir:run_bidir",
+        (
+            Option("memory_mb", "int", 2048, "memory bound in MB; beyond it the search stops with a proven lower bound", minimum=16),
+            Option("dedup", "str", "auto", "duplicate detection: hash table, or two bits a ranked board", choices=("auto", "hash", "bits")),
+        ),
+        exact=True,
+    ),
+    Method(
+        "bfs",
+        "BFS from the start over all C(cells, coins) ranked boards, one byte each in a file-backed array (optimal)",
+        "puzzlelab.puzzles.coins.bfs:run_bfs",
+        (
+            Option("workdir", "str", "", "folder for the level array and its checkpoint (default: a temporary folder)"),
+            Option("max_memory_gb", "float", 0.0, "refuse when the array needs more (default: the memory available)", minimum=0),
+            Option("keep", "bool", False, "keep the level array after the run (to resume or to reuse)"),
+        ),
+        exact=True,
+    ),
+)

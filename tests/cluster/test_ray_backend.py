@@ -1,4 +1,4 @@
-"""The Ray backend of core/parallel.py on a real two-node cluster: same answers as the
+"""The Ray backend of core/parallel (ray_backend.py) on a real two-node cluster: same answers as the
 local backend, first-wins cancellation, and a lost worker's task retried."""
 
 import sys
@@ -12,7 +12,7 @@ from puzzlelab.core.result import Budget
 
 
 def test_missing_ray_names_the_extra(monkeypatch):
-    from puzzlelab.core import ray_backend
+    from puzzlelab.core.parallel import ray_backend
 
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(RuntimeError, match=r"pip install 'puzzlelab\[cluster\]'"):

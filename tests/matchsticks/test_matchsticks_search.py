@@ -182,7 +182,7 @@ def test_roam_must_fit_the_word():
 
 def test_ray_backend_missing_is_a_clear_error():
     try:
-        import puzzlelab.core.ray_backend  # noqa: F401
+        import puzzlelab.core.parallel.ray_backend  # noqa: F401
     except ImportError:
         with pytest.raises(InvalidInstance) as info:
             PUZZLE.solve(Instance(20), "full", budget=60, backend="ray", bound=264)

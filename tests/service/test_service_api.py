@@ -44,6 +44,32 @@ def test_puzzles_and_catalog_are_described(client):
     assert client.get("/openapi.json").json()["info"]["title"] == "puzzlelab"
 
 
+def test_openapi_documents_every_route_and_its_responses(client):
+    spec = client.get("/openapi.json").json()
+    paths = spec["paths"]
+    assert set(paths) == {
+        "/api/puzzles", "/api/puzzles/{name}/catalog", "/api/jobs", "/api/jobs/{job_id}",
+        "/api/jobs/{job_id}/svg", "/api/jobs/{job_id}/events", "/api/records", "/api/health",
+    }
+
+    def body(path, verb, status, media="application/json"):
+        return paths[path][verb]["responses"][status]["content"][media].get("schema", {})
+
+    assert body("/api/jobs", "post", "202") == {"$ref": "#/components/schemas/JobView"}
+    assert body("/api/jobs/{job_id}", "delete", "202") == {"$ref": "#/components/schemas/JobView"}
+    assert body("/api/jobs", "get", "200")["items"] == {"$ref": "#/components/schemas/JobView"}
+    assert body("/api/puzzles", "get", "200")["items"] == {"$ref": "#/components/schemas/PuzzleView"}
+    assert body("/api/records", "get", "200")["items"] == {"$ref": "#/components/schemas/RecordView"}
+    assert body("/api/health", "get", "200") == {"$ref": "#/components/schemas/Health"}
+    assert body("/api/jobs/{job_id}", "get", "404") == {"$ref": "#/components/schemas/ErrorBody"}
+    assert body("/api/jobs", "post", "422") == {"$ref": "#/components/schemas/ErrorBody"}
+    assert "image/svg+xml" in paths["/api/jobs/{job_id}/svg"]["get"]["responses"]["200"]["content"]
+    assert "text/event-stream" in paths["/api/jobs/{job_id}/events"]["get"]["responses"]["200"]["content"]
+    schemas = spec["components"]["schemas"]
+    assert {"id", "state", "progress", "result", "error", "worker_pid", "svg"} <= set(schemas["JobView"]["properties"])
+    assert {"value", "status", "bound", "solution", "stats", "verified", "verdict"} <= set(schemas["SolveReport"]["properties"])
+
+
 def test_job_runs_verified_and_stored(client):
     response = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small"})
     assert response.status_code == 202

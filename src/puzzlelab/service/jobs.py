@@ -4,9 +4,9 @@ stream progress, and end verified (or say why not).
 One thread owns the pool; HTTP handlers talk to it through a command queue, and read
 jobs under a lock. The budget is enforced here (the pool terminates a worker `grace`
 seconds past it), not trusted to the solver. Whatever a worker returns is re-verified
-in this process before it is shown or stored. Jobs are kept in the `jobs` table beside
-the records, so after a restart a job that was queued or running is reported as
-`interrupted`, never silently dropped.
+in this process before it is shown or stored (`core.parallel.accept`, as every batch
+driver does). Jobs are kept in the `jobs` table beside the records, so after a restart
+a job that was queued or running is reported as `interrupted`, never silently dropped.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzlelab.core.parallel import Task, WorkerPool
+from puzzlelab.core.parallel import Answer, Failure, Outcome, Task, WorkerPool, accept
 from puzzlelab.core.puzzle import WrongAnswer
 from puzzlelab.core.result import Result, _json_default
 from puzzlelab.core.store import Store
@@ -59,6 +59,12 @@ CREATE TABLE IF NOT EXISTS jobs (
     error     TEXT
 );
 """
+
+
+def plain(obj: Any) -> Any:
+    """`obj` as plain JSON values (numpy scalars and arrays become numbers and lists),
+    as the API's response models and the jobs table take them."""
+    return json.loads(json.dumps(obj, default=_json_default))
 
 
 @dataclass
@@ -265,27 +271,10 @@ class JobRunner:
                 job.progress = value["progress"]
                 job.events.append({"type": "progress", "progress": job.progress})
 
-    def _finish(self, job: Job, outcome: Any) -> None:
+    def _finish(self, job: Job, outcome: Outcome) -> None:
         payload = outcome.value if outcome.ok and not outcome.interim else None
-        if isinstance(payload, dict) and "result" in payload:
-            try:
-                puzzle = get(job.puzzle)
-                instance = puzzle.parse(job.instance)
-                result = puzzle.check(instance, Result.from_dict(payload["result"]))  # re-verified here
-                report = puzzle.report(instance, result)
-                if result.verified:
-                    self.store.add(puzzle.name, job.instance_key, result, puzzle.sense)
-            except WrongAnswer as exc:
-                with self._lock:
-                    self._set_state(job, "failed", error=f"internal error: {exc}")
-                return
-            except Exception as exc:  # noqa: BLE001 - a store or render failure fails the job, not the service
-                with self._lock:
-                    self._set_state(job, "failed", error=f"{type(exc).__name__}: {exc}")
-                return
-            with self._lock:
-                job.result = report
-                self._set_state(job, "done")
+        if isinstance(payload, dict):
+            self._accept(job, payload)
             return
         if outcome.error == "cancelled":
             state, error = "cancelled", "cancelled at the user's request"
@@ -294,10 +283,28 @@ class JobRunner:
         elif outcome.error.startswith("worker died"):
             state, error = "failed", f"the worker process running this job died ({outcome.error})"
         else:
-            last = [line for line in outcome.error.strip().splitlines() if line.strip()]
-            state, error = "failed", last[-1] if last else "failed"
+            state, error = "failed", Failure(outcome.index, outcome.name, outcome.error).reason
         with self._lock:
             self._set_state(job, state, error=error)
+
+    def _accept(self, job: Job, payload: dict[str, Any]) -> None:
+        """A job's answer, re-verified here and stored (`core.parallel.accept`)."""
+        try:
+            puzzle = get(job.puzzle)
+            instance = puzzle.parse(job.instance)
+            result = accept(puzzle, Answer(job.instance_key, instance, Result.from_dict(payload)), self.store)
+            report = plain(puzzle.report(instance, result))
+        except WrongAnswer as exc:
+            with self._lock:
+                self._set_state(job, "failed", error=f"internal error: {exc}")
+            return
+        except Exception as exc:  # noqa: BLE001 - a store or render failure fails the job, not the service
+            with self._lock:
+                self._set_state(job, "failed", error=f"{type(exc).__name__}: {exc}")
+            return
+        with self._lock:
+            job.result = report
+            self._set_state(job, "done")
 
     def _set_state(self, job: Job, state: str, error: str = "") -> None:
         """Change a job's state (the caller holds the lock) and record the event; the

@@ -1,13 +1,16 @@
 """What a service worker process runs for one job. It receives a small descriptor
 (puzzle name, instance JSON, method, options, seed) -- never solver state -- and sends
-progress back as interim messages. The parent re-verifies whatever comes back."""
+its process id and then its progress back as interim messages. The solving is the core
+driver's worker side (`core.parallel.solve_instance`); the parent re-verifies whatever
+comes back (`core.parallel.accept`)."""
 
 from __future__ import annotations
 
 import os
 from typing import Any, Callable
 
-from puzzlelab.core.result import Budget, Progress, throttle
+from puzzlelab.core.parallel import solve_instance
+from puzzlelab.core.result import Budget
 from puzzlelab.puzzles import get
 
 
@@ -21,14 +24,6 @@ def run_job(
     budget: Budget,
     interim: Callable[[Any], None],
 ) -> dict[str, Any]:
-    """Solve one job; returns {'result': Result.to_dict()}."""
+    """Solve one job; returns the Result as a dict (without the worker's verdict)."""
     interim({"pid": os.getpid()})
-    puzzle = get(puzzle_name)
-    instance = puzzle.parse(instance_json)
-    send = throttle(lambda event: interim({"progress": event.to_dict()}), every_seconds=0.5)
-
-    def progress(event: Progress) -> None:
-        send(event)
-
-    result = puzzle.solve(instance, method, budget=budget, progress=progress, seed=seed, **options)
-    return {"result": result.to_dict()}
+    return solve_instance(get(puzzle_name), instance_json, method, options, seed=seed, budget=budget, interim=interim)

@@ -1,10 +1,11 @@
 """`batch`: every puzzle of a font, grouped by start glyph, in worker processes.
 
 One task per start glyph, shipped as a small descriptor (font, start, target glyphs,
-method, options, work folder) through core/parallel.py, so the Ray backend can run the
-same tasks on a cluster. With `bfs` a task makes one level-array run that reaches all of
-its targets (the seed write-up's plan); with `bidir` it solves its targets one by one.
-The parent verifies every answer independently (`puzzle.check`) before it goes to the
+method, options, work folder) through the core driver (`core.parallel.solve_many`), so
+the Ray backend can run the same tasks on a cluster. With `bfs` a task makes one
+level-array run that reaches all of its targets (the seed write-up's plan); with
+`bidir` it solves its targets one by one.
+The driver verifies every answer independently (`puzzle.check`) before it goes to the
 records store.
 
 Resumable twice over: puzzles the store already holds as verified optima are skipped,
@@ -20,8 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from puzzlelab.core.parallel import BACKENDS, Answer, Failure, Task, default_workers, solve_many
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result, Status
+from puzzlelab.core.store import Store
 from puzzlelab.puzzles.coins import model
 
 __all__ = ["plan", "descriptors", "run_group", "run_batch", "verified_batch", "BatchReport", "METHODS", "done_keys"]
@@ -179,69 +182,67 @@ def run_batch(
     on_result: Callable[[str, Result], None] | None = None,
     on_error: Callable[[str, str], None] | None = None,
 ) -> BatchReport:
-    """Solve every remaining puzzle of a font through core/parallel.map (local worker
-    processes or, with backend='ray', a Ray cluster at `address`). Every answer is
-    replayed by the independent checker here, on the driver, before it is reported and
-    (with `store`) added to the records store as it arrives, which makes the batch
-    resumable: a second run skips the stored optima. `store=False` neither reads nor
-    writes the store (every chosen puzzle is solved)."""
-    from puzzlelab.core import parallel
-    from puzzlelab.core.store import Store
-
-    if backend not in parallel.BACKENDS:
-        raise InvalidInstance(f"option --backend: expected one of {', '.join(parallel.BACKENDS)}, got {backend!r}", "backend")
+    """Solve every remaining puzzle of a font through the core driver
+    (`core.parallel.solve_many`: local worker processes or, with backend='ray', a Ray
+    cluster at `address`). Every answer is replayed by the independent checker there,
+    on the driver, before it is reported and (with `store`) added to the records store
+    as it arrives, which makes the batch resumable: a second run skips the stored
+    optima. `store=False` neither reads nor writes the store (every chosen puzzle is
+    solved)."""
+    if backend not in BACKENDS:
+        raise InvalidInstance(f"option --backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
     if method not in METHODS:
         raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
     started = time.perf_counter()
     records = Store() if store else None
-    skip = done_keys(records) if records is not None and not redo else set()
-    groups = plan(font_name, starts, targets, skip)
+    groups = plan(font_name, starts, targets, done_keys(records) if records is not None and not redo else set())
     report = BatchReport()
-    all_pairs = sum(len(g["targets"]) for g in plan(font_name, starts, targets, set()))
-    report.skipped = all_pairs - sum(len(g["targets"]) for g in groups)
+    report.skipped = sum(len(g["targets"]) for g in plan(font_name, starts, targets, set())) - sum(len(g["targets"]) for g in groups)
     chosen = resolve_method(method, font_name)
     if workers is None and chosen == "bfs" and backend == "local":
-        from puzzlelab.puzzles.coins.bfs import array_bytes, memory_available
-
-        font = model.fonts()[font_name]
-        coins = model.popcount(next(iter(font["glyphs"].values())))
-        fit = max(1, memory_available() // max(1, 2 * array_bytes(font["width"] * font["height"], coins)))
-        workers = min(parallel.default_workers(), fit)
+        workers = _bfs_workers(font_name)
     seconds = None if budget is None or not budget.limited else budget.seconds_left()
     items = descriptors(groups, chosen, options or {}, workdir, seconds)
+    tasks = [Task(run_group, (item,), name=f"{font_name}:{item['start']}" + (f"-{item['targets'][0]}" if chosen != "bfs" else "")) for item in items]
 
-    def keep(item: dict[str, Any]) -> None:
-        result = Result.from_dict(item["result"])
+    def count(answer: Answer) -> None:
+        result = answer.result
         if result.status == Status.INFEASIBLE:
             report.infeasible += 1
         elif result.solution is None:
             report.unsolved += 1
         else:
-            puzzle.check(model.parse_instance(item["key"]), result)  # raises WrongAnswer on a rejected solution
-            if records is not None:
-                records.add(puzzle.name, item["key"], result, puzzle.sense)
-            report.results[item["key"]] = int(result.value)
+            report.results[answer.key] = int(result.value)
             report.solved += 1
         if on_result is not None:
-            on_result(item["key"], result)
+            on_result(answer.key, result)
 
-    def arrived(outcome) -> None:
-        descriptor = items[outcome.index]
-        if outcome.ok:
-            for item in outcome.value or []:
-                keep(item)
-            return
-        name = f"{font_name}:{descriptor['start']}" + (f"-{descriptor['targets'][0]}" if chosen != "bfs" else "")
-        if outcome.error in ("deadline", "cancelled"):
-            report.unsolved += len(descriptor["targets"])
+    def failed(failure: Failure) -> None:
+        if failure.stopped:
+            report.unsolved += len(items[failure.task]["targets"])
             return
         report.failed_groups += 1
         if on_error is not None:
-            on_error(name, outcome.error.strip().splitlines()[-1] if outcome.error else "failed")
+            on_error(failure.name, failure.reason)
 
-    parallel.map(run_group, items, workers=workers, budget=budget, on_outcome=arrived, backend=backend, address=address)
+    solve_many(puzzle, tasks, _answers, store=records, budget=budget, workers=workers, backend=backend, address=address, on_result=count, on_failure=failed)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _answers(task: int, value: list[dict[str, Any]] | None) -> list[Answer]:
+    """A `run_group` task's {'key', 'result'} items as answers for the driver to verify."""
+    return [Answer(item["key"], model.parse_instance(item["key"]), Result.from_dict(item["result"]), task) for item in value or []]
+
+
+def _bfs_workers(font_name: str) -> int:
+    """As many bfs tasks at once as this machine's memory holds level arrays (two each)."""
+    from puzzlelab.puzzles.coins.bfs import array_bytes, memory_available
+
+    font = model.fonts()[font_name]
+    coins = model.popcount(next(iter(font["glyphs"].values())))
+    fit = max(1, memory_available() // max(1, 2 * array_bytes(font["width"] * font["height"], coins)))
+    return min(default_workers(), fit)
 
 
 def verified_batch(

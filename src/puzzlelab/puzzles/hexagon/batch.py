@@ -1,12 +1,13 @@
 """Batch: SAT settings over several orders at once, in worker processes (or on a Ray
-cluster) through `core.parallel.run_tasks`.
+cluster) through the core driver (`core.parallel.solve_many`).
 
 Each task is a small descriptor, (n, sat options, seed), run by `sat.sat_search` in a
 worker; the worker reports every better grid as an interim answer, so a task stopped by
 the deadline still gives its best. Per order, the driver keeps the best grid any task
 found and the best lower bound any *unrestricted* task proved; when they meet, the grid
-is proven optimal. Every answer is checked by the independent verifier on the driver
-before it is returned (a Ray worker's word is not trusted any more than a local one).
+is proven optimal (`_Orders`, this batch's merge). Every answer is checked by the
+independent verifier on the driver before it is returned (a Ray worker's word is not
+trusted any more than a local one).
 
 Settings per order (`settings`):
   published     the published program's arguments for n (best_scores.tsv; unrestricted
@@ -28,7 +29,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from puzzlelab.core.parallel import Task, default_workers, run_tasks
+from puzzlelab.core.parallel import Answer, Collector, Failure, Task, default_workers, solve_many
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
 
@@ -71,6 +72,110 @@ def _published_raw(n: int) -> int | None:
     return None if row is None else int(row["best_raw_score"])
 
 
+def _queue(orders: list[int], per_order: dict[int, list[dict[str, Any]]], records: dict[int, int | None], stop_at_record: bool) -> list[tuple[int, dict[str, Any]]]:
+    """The (n, options) descriptors, setting-rank first; a restricted setting stops at
+    its order's record when `stop_at_record`."""
+    descriptors: list[tuple[int, dict[str, Any]]] = []
+    for rank in range(max(len(s) for s in per_order.values())):
+        for n in orders:
+            if rank < len(per_order[n]):
+                options = dict(per_order[n][rank])
+                if stop_at_record and records[n] is not None and _restricted(options):
+                    options["target"] = records[n]
+                descriptors.append((n, options))
+    return descriptors
+
+
+class _Orders(Collector):
+    """The batch's own merge: per order, the best grid any task found and the best lower
+    bound any *unrestricted* task proved. An order is answered once it is settled, or
+    when the batch ends."""
+
+    def __init__(
+        self,
+        orders: list[int],
+        descriptors: list[tuple[int, dict[str, Any]]],
+        per_order: dict[int, list[dict[str, Any]]],
+        records: dict[int, int | None],
+        stop_at_record: bool,
+    ):
+        self.orders, self.descriptors, self.records, self.stop_at_record = orders, descriptors, records, stop_at_record
+        self.state = {n: {"best": None, "options": {}, "lower": None} for n in orders}
+        self.proof_wanted = {n: any(not _restricted(o) for o in per_order[n]) for n in orders}
+        self.answered: set[int] = set()
+        self.started = time.perf_counter()
+
+    def interim(self, task: int, summary: dict[str, Any] | None) -> None:
+        if not summary:
+            return
+        n, options = self.descriptors[task]
+        slot = self.state[n]
+        if summary.get("grid") is not None and (slot["best"] is None or summary["penalty"] < slot["best"]["penalty"]):
+            slot["best"], slot["options"] = summary, options
+        if not summary.get("restricted") and summary.get("lower") is not None:
+            if slot["lower"] is None or summary["lower"] > slot["lower"]:
+                slot["lower"] = summary["lower"]
+
+    def finished(self, task: int, summary: dict[str, Any] | None) -> list[Answer]:
+        self.interim(task, summary)
+        n = self.descriptors[task][0]
+        return self._answer(n) if self._settled(n) else []
+
+    def settled(self) -> bool:
+        return all(self._settled(n) for n in self.orders)
+
+    def leftover(self) -> list[Answer]:
+        return [answer for n in self.orders for answer in self._answer(n)]
+
+    def _settled(self, n: int) -> bool:
+        """Proven optimal; or, when no unrestricted task is at work on it, at the record."""
+        best, lower = self.state[n]["best"], self.state[n]["lower"]
+        if best is None:
+            return False
+        if lower is not None and best["penalty"] <= lower:
+            return True
+        return self.stop_at_record and not self.proof_wanted[n] and self.records[n] is not None and best["raw"] >= self.records[n]
+
+    def _answer(self, n: int) -> list[Answer]:
+        """Order n's Result (once): the best grid, proven optimal where the lower bound meets it."""
+        from puzzlelab.puzzles.hexagon.sat import result_from_search
+
+        if n in self.answered:
+            return []
+        self.answered.add(n)
+        slot = self.state[n]
+        result = result_from_search(n, slot["best"], slot["options"], "sat", time.perf_counter() - self.started)
+        lower = slot["lower"]
+        if result.solution is not None and lower is not None:
+            result.stats["lower_penalty"] = lower
+            if result.stats["penalty"] <= lower:
+                result.status, result.bound = Status.OPTIMAL, result.value
+                result.stats["proven"] = f"optimal: penalty {result.stats['penalty']} found, no grid below {lower}"
+            elif result.status is not Status.OPTIMAL:
+                result.status, result.bound = Status.FEASIBLE, edge_count(n) - lower
+        return [Answer(str(n), HexInstance(n), result)]
+
+    def row(self, answer: Answer) -> dict[str, Any]:
+        """The batch's row for a verified answer."""
+        from puzzlelab.puzzles.hexagon.portfolio import describe
+
+        n, result, slot = answer.instance.n, answer.result, self.state[answer.instance.n]
+        return {
+            "n": n,
+            "raw": result.value,
+            "penalty": result.stats.get("penalty"),
+            "status": result.status.value,
+            "lower": slot["lower"],
+            "setting": describe(slot["options"]) if slot["best"] is not None else None,
+            "published": self.records[n],
+            "reached": result.value is not None and self.records[n] is not None and result.value >= self.records[n],
+            "verified": result.verified,
+            "seconds": round(time.perf_counter() - self.started, 3),
+            "solution": result.solution,
+            "result": result,
+        }
+
+
 def run_batch(
     orders: list[int],
     *,
@@ -90,102 +195,29 @@ def run_batch(
     the batch ends."""
     from puzzlelab.puzzles.hexagon import PUZZLE
     from puzzlelab.puzzles.hexagon.portfolio import describe
-    from puzzlelab.puzzles.hexagon.sat import result_from_search
 
     budget = budget if isinstance(budget, Budget) else Budget(float(budget))
     orders = list(dict.fromkeys(int(n) for n in orders))
     per_order = {n: batch_settings(n, settings) for n in orders}
     records = {n: _published_raw(n) for n in orders}
-    descriptors: list[tuple[int, dict[str, Any]]] = []
-    for rank in range(max(len(s) for s in per_order.values())):
-        for n in orders:
-            if rank < len(per_order[n]):
-                options = dict(per_order[n][rank])
-                if stop_at_record and records[n] is not None and _restricted(options):
-                    options["target"] = records[n]
-                descriptors.append((n, options))
+    descriptors = _queue(orders, per_order, records, stop_at_record)
     tasks = [Task(_batch_task, (n, options, seed), name=f"n={n} {describe(options)}", context=True) for n, options in descriptors]
-    state = {n: {"best": None, "options": {}, "lower": None, "reported": False} for n in orders}
-    started = time.perf_counter()
-
-    def absorb(index: int, summary: dict[str, Any] | None) -> None:
-        if not summary:
-            return
-        n, options = descriptors[index]
-        slot = state[n]
-        if summary.get("grid") is not None and (slot["best"] is None or summary["penalty"] < slot["best"]["penalty"]):
-            slot["best"], slot["options"] = summary, options
-        if not summary.get("restricted") and summary.get("lower") is not None:
-            if slot["lower"] is None or summary["lower"] > slot["lower"]:
-                slot["lower"] = summary["lower"]
-
-    proof_wanted = {n: any(not _restricted(o) for o in per_order[n]) for n in orders}
-
-    def settled(n: int) -> bool:
-        """Proven optimal; or, when no unrestricted task is at work on it, at the record."""
-        best, lower = state[n]["best"], state[n]["lower"]
-        if best is None:
-            return False
-        if lower is not None and best["penalty"] <= lower:
-            return True
-        return stop_at_record and not proof_wanted[n] and records[n] is not None and best["raw"] >= records[n]
-
-    def row_for(n: int) -> dict[str, Any]:
-        slot = state[n]
-        result = result_from_search(n, slot["best"], slot["options"], "sat", time.perf_counter() - started)
-        lower = slot["lower"]
-        if result.solution is not None and lower is not None:
-            result.stats["lower_penalty"] = lower
-            if result.stats["penalty"] <= lower:
-                result.status, result.bound = Status.OPTIMAL, result.value
-                result.stats["proven"] = f"optimal: penalty {result.stats['penalty']} found, no grid below {lower}"
-            elif result.status is not Status.OPTIMAL:
-                result.status, result.bound = Status.FEASIBLE, edge_count(n) - lower
-        PUZZLE.check(HexInstance(n), result)  # raises WrongAnswer on a rejected grid
-        return {
-            "n": n,
-            "raw": result.value,
-            "penalty": result.stats.get("penalty"),
-            "status": result.status.value,
-            "lower": lower,
-            "setting": describe(slot["options"]) if slot["best"] is not None else None,
-            "published": records[n],
-            "reached": result.value is not None and records[n] is not None and result.value >= records[n],
-            "verified": result.verified,
-            "seconds": round(time.perf_counter() - started, 3),
-            "solution": result.solution,
-            "result": result,
-        }
-
+    merge = _Orders(orders, descriptors, per_order, records, stop_at_record)
     rows: dict[int, dict[str, Any]] = {}
 
-    def report(n: int) -> None:
-        if n not in rows:
-            rows[n] = row_for(n)
-            if on_order is not None:
-                on_order(rows[n])
+    def report(answer: Answer) -> None:
+        rows[answer.instance.n] = row = merge.row(answer)
+        if on_order is not None:
+            on_order(row)
 
-    def on_outcome(outcome) -> bool:
-        absorb(outcome.index, outcome.value)
-        n = descriptors[outcome.index][0]
-        if settled(n):
-            report(n)
-        return all(settled(m) for m in orders)
+    def failed(failure: Failure) -> None:
+        if "Traceback" in failure.error:
+            raise RuntimeError(f"batch task {failure.name} failed: {failure.error}")
 
-    for outcome in run_tasks(
-        tasks,
-        workers=workers or default_workers(),
-        budget=budget,
-        grace=0.5,
-        stop_when=on_outcome,
-        on_interim=absorb,
-        backend=backend,
-        address=address,
-    ):
-        if outcome.error and "Traceback" in outcome.error and not outcome.value:
-            raise RuntimeError(f"batch task {outcome.name} failed: {outcome.error}")
-    for n in orders:
-        report(n)
+    solve_many(
+        PUZZLE, tasks, merge, budget=budget, workers=workers or default_workers(), grace=0.5,
+        backend=backend, address=address, on_result=report, on_failure=failed,
+    )
     return [rows[n] for n in orders]
 
 

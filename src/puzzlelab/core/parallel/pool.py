@@ -1,21 +1,18 @@
-"""Run tasks in worker processes under a Budget: a long-lived `WorkerPool` (submit,
-cancel, events: what the service's job runner uses), and on top of it `run_tasks` /
-`map` for batches and a first-wins `portfolio`.
+"""The local worker pool: up to N processes on this machine, each running one task at a
+time over a pipe, under a Budget. The service's job runner drives a long-lived
+`WorkerPool` (submit, cancel, events); `local.run_tasks` runs a batch on one.
 
 Why our own small pool rather than `concurrent.futures`: numba kernels and SAT calls do
 not see Python signals, so a task that must stop is *terminated*, and a terminated or
 crashed worker must cost one task, not the whole pool (ProcessPoolExecutor breaks for
-good when a worker dies). Each worker runs one task at a time over a pipe; when it dies,
-its task is reported failed (or retried) and a fresh worker takes its place.
+good when a worker dies). When a worker dies, its task is reported failed (or retried)
+and a fresh worker takes its place.
 
 A task may report *interim* answers while it runs (`interim(value)`, given to it when
 `Task.context` is true, together with its own `Budget`): when the deadline passes the
 pool waits `grace` seconds for the task to return its best, then terminates it and
 keeps the last interim answer. That is how a 10-second portfolio never loses what a
 killed worker had found, and how the service streams progress.
-
-Backends: `local` (worker processes on this machine, the default) and `ray` (a Ray
-cluster; `puzzlelab.core.ray_backend`, imported only when asked for).
 """
 
 from __future__ import annotations
@@ -24,70 +21,18 @@ import gc
 import itertools
 import multiprocessing as mp
 import os
+import signal
 import time
 import traceback
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
+from puzzlelab.core.parallel.tasks import Event, Outcome, Task, default_workers
 from puzzlelab.core.result import Budget
 
-__all__ = ["Task", "Outcome", "Event", "WorkerPool", "run_tasks", "map", "portfolio", "default_workers", "spin", "BACKENDS"]
-
-BACKENDS = ("local", "ray")
-
-
-@dataclass
-class Task:
-    """One unit of work: `fn(*args, **kwargs)`, run in a worker process.
-
-    With `context=True` the call also gets `budget=` (the task's own Budget, the time it
-    has left) and `interim=` (a function sending a value to the parent while the task
-    runs). `fn` must be importable by name (a module-level function).
-    """
-
-    fn: Callable[..., Any]
-    args: tuple = ()
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    name: str = ""
-    context: bool = False
-
-
-@dataclass
-class Outcome:
-    """What became of one task. `ok` is true when it returned normally or left an
-    interim answer; otherwise `error` says why (a traceback, 'worker died ...',
-    'cancelled', 'deadline'). `value` is the return value, or the last interim value of
-    a task stopped early (`interim=True`)."""
-
-    index: int
-    name: str
-    ok: bool
-    value: Any = None
-    error: str = ""
-    seconds: float = 0.0
-    attempts: int = 1
-    interim: bool = False
-
-
-@dataclass
-class Event:
-    """What a WorkerPool reports: 'started', 'interim' (value = the interim payload) or
-    'done' (outcome set)."""
-
-    kind: str
-    ticket: int
-    value: Any = None
-    outcome: Outcome | None = None
-
-
-def default_workers() -> int:
-    """Worker count when none is given: PUZZLELAB_WORKERS, else the machine's CPUs."""
-    env = os.environ.get("PUZZLELAB_WORKERS")
-    if env:
-        return max(1, int(env))
-    return max(1, os.cpu_count() or 1)
+__all__ = ["WorkerPool", "start_method"]
 
 
 def start_method() -> str:
@@ -115,8 +60,6 @@ def _worker_main(conn: Connection) -> None:
     A top-level worker leads its own process group, and the processes its task starts
     (a portfolio's own pool, a service job's eight orientations) stay in that group, so
     stopping the worker stops them all (`_Worker.kill` signals the group)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if hasattr(os, "setpgid") and not os.environ.get(_GROUP_ENV):
         os.setpgid(0, 0)
@@ -391,133 +334,3 @@ class WorkerPool:
                     interim=job.has_interim,
                 )
                 self._ready.append(Event("done", job.ticket, outcome=outcome))
-
-
-# ---------------------------------------------------------------------------------------
-# batches
-
-
-def run_tasks(
-    tasks: Sequence[Task],
-    *,
-    workers: int | None = None,
-    budget: Budget | None = None,
-    grace: float = 1.0,
-    retries: int = 0,
-    stop_when: Callable[[Outcome], bool] | None = None,
-    on_interim: Callable[[int, Any], None] | None = None,
-    backend: str = "local",
-    address: str | None = None,
-) -> Iterator[Outcome]:
-    """Run `tasks`, yielding one Outcome per task as each finishes (finishing order;
-    `Outcome.index` is the task's position in `tasks`).
-
-    - `budget`: when it expires, tasks not started are reported 'deadline'; running ones
-      get `grace` seconds to return, then are terminated (their last interim value, if
-      any, comes back with `interim=True`). `budget.cancel()` from another thread stops
-      the batch the same way ('cancelled').
-    - `retries`: a task whose worker died (crash, kill, lost node) is re-run up to this
-      many times before it is reported failed. Exceptions raised by the task itself are
-      not retried: they would fail again.
-    - `stop_when(outcome)`: once true, every other task is terminated and reported
-      'cancelled' (the first-wins rule of a portfolio).
-    """
-    if backend not in BACKENDS:
-        raise ValueError(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
-    if backend == "ray":
-        from puzzlelab.core import ray_backend
-
-        yield from ray_backend.run_tasks(
-            tasks, budget=budget, retries=retries, stop_when=stop_when, address=address, workers=workers, grace=grace
-        )
-        return
-    budget = budget or Budget()
-    n_workers = max(1, min(workers or default_workers(), len(tasks) or 1))
-    with WorkerPool(n_workers, grace=grace, retries=retries) as pool:
-        tickets = {pool.submit(task, budget): index for index, task in enumerate(tasks)}
-        remaining = len(tasks)
-        stopping = False
-        while remaining:
-            if budget.cancelled and not stopping:
-                stopping = True
-                for ticket in list(tickets):
-                    pool.cancel(ticket)
-            for event in pool.events(0.2):
-                index = tickets[event.ticket]
-                if event.kind == "interim" and on_interim is not None:
-                    on_interim(index, event.value)
-                if event.kind != "done":
-                    continue
-                remaining -= 1
-                outcome = event.outcome
-                outcome.index = index
-                yield outcome
-                if stop_when is not None and outcome.ok and not stopping and stop_when(outcome):
-                    stopping = True
-                    for ticket in list(tickets):
-                        pool.cancel(ticket)
-
-
-
-
-def map(
-    fn: Callable[..., Any],
-    items: Iterable[Any],
-    *,
-    workers: int | None = None,
-    budget: Budget | None = None,
-    retries: int = 0,
-    on_outcome: Callable[[Outcome], None] | None = None,
-    backend: str = "local",
-    address: str | None = None,
-) -> list[Outcome]:
-    """fn(item) for every item in worker processes; Outcomes in the order of `items`.
-
-    `on_outcome` sees each Outcome as it finishes (store it there to make a long batch
-    resumable). Items that are tuples are spread as positional arguments.
-    """
-    tasks = [Task(fn, item if isinstance(item, tuple) else (item,), name=str(i)) for i, item in enumerate(items)]
-    outcomes: list[Outcome | None] = [None] * len(tasks)
-    for outcome in run_tasks(tasks, workers=workers, budget=budget, retries=retries, backend=backend, address=address):
-        outcomes[outcome.index] = outcome
-        if on_outcome is not None:
-            on_outcome(outcome)
-    return [o for o in outcomes if o is not None]
-
-
-def portfolio(
-    tasks: Sequence[Task],
-    *,
-    is_final: Callable[[Any], bool],
-    workers: int | None = None,
-    budget: Budget | None = None,
-    grace: float = 1.0,
-    on_interim: Callable[[int, Any], None] | None = None,
-    backend: str = "local",
-    address: str | None = None,
-) -> list[Outcome]:
-    """Run competing tasks; the first whose value satisfies `is_final` (a proven answer)
-    stops all the others, which are terminated. Returns every Outcome (index order),
-    interim answers of stopped tasks included, so the caller can pick the best."""
-    outcomes: list[Outcome | None] = [None] * len(tasks)
-    for outcome in run_tasks(
-        tasks,
-        workers=workers,
-        budget=budget,
-        grace=grace,
-        stop_when=lambda o: is_final(o.value),
-        on_interim=on_interim,
-        backend=backend,
-        address=address,
-    ):
-        outcomes[outcome.index] = outcome
-    return [o for o in outcomes if o is not None]
-
-
-def spin(seconds: float, token: Any = None) -> Any:
-    """A calibration task: keep one core busy for `seconds`, then return `token`. The
-    backend benchmark uses it to measure what dispatch costs beside real work."""
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        pass
-    return token

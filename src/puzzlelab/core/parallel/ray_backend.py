@@ -1,4 +1,4 @@
-"""The Ray backend of `core/parallel.py`: the same `run_tasks` contract on a cluster.
+"""The `ray` backend: the same `run_tasks` contract as the local one, on a Ray cluster.
 
 Tasks travel as they are: a module-level function (pickled by reference, so every node
 needs puzzlelab installed) and small arguments -- puzzle name, instance JSON, method,
@@ -18,6 +18,7 @@ import os
 import time
 from typing import Any, Callable, Iterator, Sequence
 
+from puzzlelab.core.parallel.tasks import Outcome, Task
 from puzzlelab.core.result import Budget
 
 __all__ = ["require_ray", "connect", "run_tasks", "MISSING_RAY"]
@@ -52,19 +53,20 @@ def _run_task(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any], conte
 
 
 def run_tasks(
-    tasks: Sequence[Any],
+    tasks: Sequence[Task],
     *,
-    budget: Budget | None = None,
-    retries: int = 0,
-    stop_when: Callable[[Any], bool] | None = None,
-    address: str | None = None,
     workers: int | None = None,
+    budget: Budget | None = None,
     grace: float = 1.0,
-) -> Iterator[Any]:
-    """Ray version of `parallel.run_tasks`: yields an Outcome per task as each finishes.
-    `workers` caps the tasks in flight (default: as many as the cluster takes)."""
-    from puzzlelab.core.parallel import Outcome
-
+    retries: int = 0,
+    stop_when: Callable[[Outcome], bool] | None = None,
+    on_interim: Callable[[int, Any], None] | None = None,
+    address: str | None = None,
+) -> Iterator[Outcome]:
+    """`dispatch.run_tasks` on a Ray cluster: yields an Outcome per task as each
+    finishes. `workers` caps the tasks in flight (default: as many as the cluster
+    takes). Interim answers stay on the node (`on_interim` is not called): a task
+    stopped at the deadline is cancelled without one."""
     ray = connect(address)
     budget = budget or Budget()
     remote = ray.remote(num_cpus=1, max_retries=max(0, retries), retry_exceptions=False)(_run_task)

@@ -1,0 +1,176 @@
+"""The REST API's request and response bodies, as pydantic models: FastAPI validates the
+responses against them and `/docs` (the OpenAPI) shows them.
+
+The responses mirror what the core objects write (`Puzzle.describe`, `Job.to_dict`,
+`Puzzle.report`, `Record.to_dict`); each model accepts further fields, so a puzzle that
+reports more than the contract asks is passed through, not cut. Numbers a puzzle may
+give as an int or a float are typed `int | float`, so an int stays an int on the wire.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "MAX_BUDGET_SECONDS",
+    "JobRequest",
+    "OptionView",
+    "MethodView",
+    "PuzzleView",
+    "CatalogEntry",
+    "VerdictView",
+    "SolveReport",
+    "JobView",
+    "RecordView",
+    "Health",
+    "ErrorBody",
+]
+
+MAX_BUDGET_SECONDS = 24 * 3600.0
+
+Number = int | float
+
+
+class JobRequest(BaseModel):
+    """A job: which puzzle, which instance (a catalog name, the instance's text, or its
+    JSON), which method with which options, and how many seconds it may take."""
+
+    puzzle: str = Field(description="Puzzle name, e.g. 'tiling'.")
+    instance: Any = Field(description="Catalog name, instance text, or instance JSON.")
+    method: str | None = Field(None, description="Method name; the puzzle's default when omitted.")
+    options: dict[str, Any] = Field(default_factory=dict, description="Method options by name.")
+    budget: float | None = Field(None, gt=0, le=MAX_BUDGET_SECONDS, description="Seconds; the puzzle's default when omitted.")
+    seed: int = Field(0, ge=0, description="Random seed.")
+
+
+class _Open(BaseModel):
+    """A response body that passes through fields beyond the declared ones."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class OptionView(_Open):
+    """One option of a method (`Option.to_dict`)."""
+
+    name: str
+    flag: str = Field(description="The CLI flag, e.g. '--time-limit'.")
+    kind: str = Field(description="int, float, bool, str, ...")
+    default: Any = None
+    help: str = ""
+    choices: list[Any] = Field(default_factory=list)
+    minimum: Number | None = None
+    maximum: Number | None = None
+
+
+class MethodView(_Open):
+    """One method of a puzzle (`Method.to_dict`)."""
+
+    name: str
+    summary: str
+    exact: bool = Field(description="True when the method can prove optimality.")
+    options: list[OptionView]
+
+
+class PuzzleView(_Open):
+    """A registered puzzle (`Puzzle.describe`) and the catalog instance the tour solves."""
+
+    name: str
+    title: str
+    value_name: str = Field(description="What a result's value counts: squares, matches, moves ...")
+    sense: str = Field(description="'min' or 'max' (which values are better), 'exact' for counts.")
+    default_method: str
+    default_budget: Number
+    methods: list[MethodView]
+    tour_instance: str
+
+
+class CatalogEntry(BaseModel):
+    """A named instance of a puzzle."""
+
+    name: str
+    description: str
+
+
+class VerdictView(_Open):
+    """The independent checker's judgement of a solution (`Verdict.to_dict`)."""
+
+    ok: bool
+    value: Any = None
+    message: str = ""
+    figures: dict[str, Any] = Field(default_factory=dict)
+
+
+class SolveReport(_Open):
+    """A verified result (`Puzzle.report`): the JSON object of the CLI's `solve --json`."""
+
+    puzzle: str
+    instance: str
+    value: Any = Field(None, description="The figure the field quotes (squares, matches, raw score, moves ...).")
+    status: str = Field(description="optimal, feasible, infeasible or unknown.")
+    bound: Any = Field(None, description="The best proven bound.")
+    method: str | None = None
+    solution: Any = None
+    stats: dict[str, Any] = Field(default_factory=dict)
+    verified: bool
+    verdict: VerdictView | None = None
+
+
+class JobView(_Open):
+    """A job as the runner knows it (`Job.to_dict`)."""
+
+    id: str
+    puzzle: str
+    instance: str = Field(description="The instance's key.")
+    method: str
+    options: dict[str, Any]
+    budget: Number = Field(description="Seconds.")
+    seed: int
+    state: str = Field(description="queued, running, done, failed, cancelled or interrupted.")
+    created: Number
+    started: Number | None = None
+    finished: Number | None = None
+    progress: dict[str, Any] | None = Field(None, description="The latest progress report of a running job.")
+    result: SolveReport | None = Field(None, description="The verified result of a finished job.")
+    error: str = ""
+    worker_pid: int | None = None
+    svg: str | None = Field(None, description="Where the picture of the verified result is, once there is one.")
+
+
+class RecordView(_Open):
+    """The best stored result of one instance (`Record.to_dict` without the solution),
+    beside the published value."""
+
+    id: int
+    puzzle: str
+    instance: str
+    sense: str
+    value: Any = None
+    status: str
+    bound: Any = None
+    method: str
+    stats: dict[str, Any] = Field(default_factory=dict)
+    seconds: Number | None = None
+    version: str = ""
+    host: str = ""
+    created: Number
+    published: Any = Field(None, description="The published figure for this instance, where there is one.")
+    value_name: str = ""
+
+
+class Health(_Open):
+    """Liveness, the puzzles served, and how many jobs wait or run."""
+
+    ok: bool
+    version: str
+    puzzles: list[str]
+    queued: int
+    running: int
+
+
+class ErrorBody(_Open):
+    """What every error answers: the problem in words, and the field it concerns."""
+
+    detail: str
+    field: str | None = None

@@ -1,0 +1,19 @@
+"""GET /api/health: liveness and queue length."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from puzzlelab import __version__
+from puzzlelab.puzzles import REGISTRY
+from puzzlelab.service.dependencies import Runner
+from puzzlelab.service.models import Health
+
+router = APIRouter(prefix="/api/health", tags=["service"])
+
+
+@router.get("", summary="Liveness and queue length", response_model=Health)
+def health(runner: Runner) -> dict[str, Any]:
+    return {"ok": True, "version": __version__, "puzzles": list(REGISTRY), **runner.load}

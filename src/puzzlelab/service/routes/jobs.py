@@ -1,0 +1,105 @@
+"""The jobs: start one, list them, follow one (its state, its progress as server-sent
+events, its picture), cancel one. A job runs in a worker process of the `JobRunner`;
+its answer is verified here before it is shown or stored."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, AsyncIterator
+
+from fastapi import APIRouter
+from fastapi.responses import Response, StreamingResponse
+
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.result import _json_default
+from puzzlelab.puzzles import get
+from puzzlelab.service.dependencies import Runner, job_or_404
+from puzzlelab.service.errors import ERROR_RESPONSES
+from puzzlelab.service.jobs import JobRunner
+from puzzlelab.service.models import JobRequest, JobView
+
+router = APIRouter(prefix="/api/jobs", tags=["jobs"])
+
+NOT_FOUND = {404: ERROR_RESPONSES[404]}
+
+
+@router.post("", status_code=202, summary="Start a job", response_model=JobView, responses=ERROR_RESPONSES)
+def post_job(request: JobRequest, runner: Runner) -> dict[str, Any]:
+    puzzle = get(request.puzzle)
+    method = puzzle.method(request.method)
+    options = method.parse_options(request.options)
+    if isinstance(request.instance, str) and len(request.instance) > puzzle.max_input_bytes:
+        raise InvalidInstance(f"instance: larger than {puzzle.max_input_bytes} bytes", "instance", 413)
+    if request.instance is None or request.instance == "":
+        raise InvalidInstance("instance: expected a catalog name, the instance text or its JSON", "instance")
+    instance = puzzle.load(request.instance, local=False)
+    budget = puzzle.default_budget if request.budget is None else request.budget
+    job = runner.submit(puzzle.name, puzzle.instance_key(instance), puzzle.format_instance(instance), method.name, options, budget, request.seed)
+    return job.to_dict()
+
+
+@router.get("", summary="Recent jobs", response_model=list[JobView])
+def list_jobs(runner: Runner, limit: int = 50) -> list[dict[str, Any]]:
+    return [j.to_dict() for j in runner.jobs(limit)]
+
+
+@router.get("/{job_id}", summary="A job: state, progress, verified result", response_model=JobView, responses=NOT_FOUND)
+def get_job(job_id: str, runner: Runner) -> dict[str, Any]:
+    return job_or_404(runner, job_id).to_dict()
+
+
+@router.delete("/{job_id}", status_code=202, summary="Cancel a job (its worker is terminated)", response_model=JobView, responses=NOT_FOUND)
+def delete_job(job_id: str, runner: Runner) -> dict[str, Any]:
+    job = job_or_404(runner, job_id)
+    runner.cancel(job_id)
+    return job.to_dict()
+
+
+@router.get(
+    "/{job_id}/svg",
+    summary="Picture of a job's verified result",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "An SVG picture."}, **NOT_FOUND},
+)
+def job_svg(job_id: str, runner: Runner) -> Response:
+    job_or_404(runner, job_id)
+    svg = runner.svg(job_id)
+    if svg is None:
+        raise InvalidInstance(f"job {job_id}: no verified result to draw yet", "id", 404)
+    return Response(svg, media_type="image/svg+xml")
+
+
+@router.get(
+    "/{job_id}/events",
+    summary="Server-sent events: state and progress",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {"text/event-stream": {}},
+            "description": "`state` events (data: the job), `progress` events, and a last `done` event (data: the finished job).",
+        },
+        **NOT_FOUND,
+    },
+)
+async def job_events(job_id: str, runner: Runner) -> StreamingResponse:
+    job_or_404(runner, job_id)
+    return StreamingResponse(_stream(runner, job_id), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
+async def _stream(runner: JobRunner, job_id: str) -> AsyncIterator[str]:
+    """The job's events from the first, as they come, until it has finished; a comment
+    line every 15 quiet seconds keeps proxies from closing the stream."""
+    index, quiet = 0, 0.0
+    while True:
+        events, finished = runner.events_since(job_id, index)
+        for event in events:
+            yield f"event: {event['type']}\ndata: {json.dumps(event, default=_json_default)}\n\n"
+        index += len(events)
+        if finished and not events:
+            return
+        quiet = 0.0 if events else quiet + 0.2
+        if quiet >= 15:
+            yield ": keep-alive\n\n"
+            quiet = 0.0
+        await asyncio.sleep(0.2)

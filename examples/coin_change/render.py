@@ -23,7 +23,13 @@ def draw(instance, result: Result | None) -> str:
     coins, target = instance
     paid = list(result.solution) if result is not None and result.solution is not None else None
     shown = paid if paid is not None else list(coins)
-    width = max(6, len(shown)) * CELL + CELL // 2
+    if paid is None:
+        caption = f"pay {target} with coins {', '.join(map(str, coins))}"
+        if result is not None:
+            caption += f": no answer [{result.status.value}]"
+    else:
+        caption = f"{target} = {' + '.join(map(str, paid)) or '0'}: {len(paid)} coins [{result.status.value}]"
+    width = max(len(shown) * CELL, len(caption) * 7.5) + CELL // 2  # about 7.5 pixels a character
     svg = Svg(width, 2 * CELL + 10, title=f"coin change: {target} with coins {' '.join(map(str, coins))}")
     index = {c: i for i, c in enumerate(sorted(coins))}
     biggest = max(coins)
@@ -32,11 +38,5 @@ def draw(instance, result: Result | None) -> str:
         x, y = CELL * (i + 1) - CELL // 4, CELL * 0.75
         svg.circle(x, y, radius, fill=colour(index.get(c, 0)), stroke="#222222", stroke_width=1.5)
         svg.text(x, y, c, size=13, fill="#ffffff", font_weight="bold")
-    if paid is None:
-        caption = f"pay {target} with coins {', '.join(map(str, coins))}"
-        if result is not None:
-            caption += f": no answer [{result.status.value}]"
-    else:
-        caption = f"{target} = {' + '.join(map(str, paid)) or '0'}: {len(paid)} coins [{result.status.value}]"
     svg.text(CELL // 4, CELL * 1.75, caption, size=14, anchor="start")
     return svg.to_string()

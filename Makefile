@@ -37,7 +37,7 @@ browser:
 
 # The code's shape first (seconds): ruff's lint, then import-linter's layer contracts.
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks examples
 	$(VENV)/bin/lint-imports --no-cache
 
 test: $(STAMP) browser lint

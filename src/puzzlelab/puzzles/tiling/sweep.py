@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from puzzlelab.core.bits import ctz, monotonic_ns
-from puzzlelab.core.result import should_stop
+from puzzlelab.core.result import NODES, should_stop
 from puzzlelab.puzzles.tiling.kernels import GOLDEN, LOW_NIBBLES, STOP_EVERY, max_square_table
 
 SIZE_SHIFT = np.uint64(60)  # successor-list entries: placed rows (60 bits) | squares << 60
@@ -172,7 +172,7 @@ def packed_sweep(
         free = free_nibbles[x]
         n_out = 0
         leaves = 0
-        counted = 0  # leaves of this column already added to control[2]
+        counted = 0  # leaves of this column already added to control[NODES]
         bounded = False
         if x > 0:
             most = 0
@@ -227,7 +227,7 @@ def packed_sweep(
                         break
                     if there == empty:
                         if n_out >= limit or out_base + n_out >= storage:
-                            control[2] -= counted  # the column is redone
+                            control[NODES] -= counted  # the column is redone
                             return (SWEEP_TABLE_FULL if n_out >= limit else SWEEP_STORAGE_FULL), x
                         table[h, 0] = key
                         table[h, 1] = value
@@ -236,12 +236,12 @@ def packed_sweep(
                     h = (h + one) & mask
             leaves += pattern_start[p + PATTERNS] - pattern_start[p]
             if leaves >= STOP_EVERY:
-                control[2] += leaves
+                control[NODES] += leaves
                 counted += leaves
                 leaves = 0
                 if should_stop(control):
                     return SWEEP_STOPPED, x
-        control[2] += leaves
+        control[NODES] += leaves
         j = 0
         flush[0, x] = -1
         flush[1, x] = -1

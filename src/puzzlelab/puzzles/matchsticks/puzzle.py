@@ -8,7 +8,8 @@ from typing import Any
 from puzzlelab.core.puzzle import Puzzle
 from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.matchsticks import auto, diagonal, full, greedy
-from puzzlelab.puzzles.matchsticks.model import MAX_N, Instance, parse_instance, parse_solution
+from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
+from puzzlelab.puzzles.matchsticks.model import MAX_N, Instance, Solution, parse_instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
@@ -76,8 +77,9 @@ class MatchsticksPuzzle(Puzzle):
             return None
         return {"value": row["best_known"], "proven": row["proven"], "source": SOURCE}
 
-    def parse_solution(self, obj: Any):
-        return parse_solution(obj)
+    def parse_solution(self, obj: Any) -> Solution:
+        """A solution in any of its forms: JSON, (size, x, y) text or the ASCII drawing."""
+        return parse_any_solution(obj)
 
 
 PUZZLE = MatchsticksPuzzle()

@@ -51,7 +51,7 @@ def table_command(
             err.print(f"stopped ({stop.reason}) before the table was complete", markup=False)
             raise typer.Exit(EXIT_NO_ANSWER) from None
         except WrongAnswer:
-            raise
+            raise  # user_errors: exit 3
         except RuntimeError as exc:  # the ray backend is not installed or not reachable
             fail(str(exc))
         out.print("m\tn\tT", markup=False)

@@ -9,6 +9,7 @@ import typer
 
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, fail, out, user_errors
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
+from puzzlelab.puzzles.tiling.contest import MODES, PracticeContest
 
 __all__ = ["table_command", "contest_server_command", "contest_command"]
 
@@ -32,7 +33,7 @@ def table_command(
     Example: puzzlelab tiling table --m 1..15 --n 1..100
     """
     from puzzlelab.core.parallel import BACKENDS
-    from puzzlelab.puzzles.tiling.dp import DPStopped
+    from puzzlelab.puzzles.tiling.dp import DPStopped  # the DP's numba kernels: only for this verb
     from puzzlelab.puzzles.tiling.rectangles import table_rows
 
     with user_errors():
@@ -70,8 +71,7 @@ def contest_server_command(
 
     Example: puzzlelab tiling contest-server --port 8100
     """
-    from puzzlelab.puzzles.tiling.contest import PracticeContest
-    from puzzlelab.service.contest_server import serve
+    from puzzlelab.service.contest_server import serve  # FastAPI and uvicorn: loaded only for this verb
 
     typer.echo(f"practice contest server on http://{host}:{port}/  (seed {seed}, deadline {deadline:g} s)")
     serve(PracticeContest(seed=seed, deadline=deadline), host=host, port=port)
@@ -94,8 +94,7 @@ def contest_command(
 
     Example: puzzlelab tiling contest --server http://127.0.0.1:8100 --key me --count 20
     """
-    from puzzlelab.puzzles.tiling.contest import MODES
-    from puzzlelab.puzzles.tiling.contest_client import run_contest
+    from puzzlelab.puzzles.tiling.contest_client import run_contest  # the solvers (numba): only for this verb
 
     if mode not in MODES:
         fail(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")

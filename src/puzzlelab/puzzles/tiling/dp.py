@@ -23,15 +23,11 @@ import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, ProgressFn, no_progress
 from puzzlelab.puzzles.tiling import kernels, sweep
-from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
+from puzzlelab.puzzles.tiling.sweep import NO_UPPER, PACKED_MAX_HEIGHT, STATE_BYTES, PackedSweep
 
 __all__ = ["ColumnDP", "DPStopped", "solve_exact", "PACKED_MAX_HEIGHT", "bits_for"]
 
-PACKED_MAX_HEIGHT = 15
-STATE_BYTES = 12  # packed sweep: a uint64 state and an int32 parent link per state
-MEMO_ENTRIES = 1 << 21  # successor lists of the open-row patterns (all of height 15: 1,346,269)
 PROGRESS_EVERY_NS = 250_000_000
-NO_UPPER = np.iinfo(np.int64).max // 4  # the branch and bound's `upper` when none is known
 
 
 class DPStopped(Exception):
@@ -106,12 +102,12 @@ class ColumnDP:
     def _run_packed(self, budget: Budget, progress: ProgressFn) -> int:
         """The packed sweep: all columns in one kernel call (`packed_sweep`), back in
         Python only to report progress (about every quarter second) and, rarely, to grow
-        the state storage or the hash table (`_PackedSweep`)."""
+        the state storage or the hash table (`PackedSweep`)."""
         leaves_before = budget.nodes
         started = time.monotonic()
         if budget.expired():
             raise DPStopped("budget", 0)
-        work = _PackedSweep.allocate(self)
+        work = PackedSweep.allocate(self)
         x = 0
         while x < self.width:
             status, at = work.run_from(x, budget.control, time.monotonic_ns() + PROGRESS_EVERY_NS)
@@ -147,7 +143,7 @@ class ColumnDP:
             return self._run_packed(budget, progress)
         return self.cost
 
-    def _keep_packed(self, work: _PackedSweep) -> None:
+    def _keep_packed(self, work: PackedSweep) -> None:
         """Keep a finished packed sweep's states and parent links per column, its flush
         states, and the best final state."""
         width, col_start = self.width, work.col_start
@@ -311,89 +307,6 @@ class ColumnDP:
             x -= 1
         return out
 
-
-
-@dataclass
-class _PackedSweep:
-    """The arrays `sweep.packed_sweep` works in, and growing them when it asks.
-
-    The hash table starts at 4,096 slots at most and doubles when a column fills it
-    (SWEEP_TABLE_FULL, that column redone): each column clears the whole table, which
-    for the small windows that stripe and window re-solving send would cost more than
-    the sweep itself. The state storage starts at the most states the columns can hold
-    (A242551(height) each, the frontier shapes: a column with blocked cells splits into
-    independent parts and holds fewer), capped, and doubles up to the memory limit."""
-
-    nibbles: np.ndarray
-    largest: np.ndarray
-    slots: int
-    table: np.ndarray
-    cost: np.ndarray
-    keys: np.ndarray
-    parents: np.ndarray
-    col_start: np.ndarray
-    memo: np.ndarray
-    stamp: np.ndarray
-    start: np.ndarray
-    memo_state: np.ndarray
-    flush: np.ndarray
-    row_bound: np.ndarray
-    upper: int
-    max_states: int
-
-    @classmethod
-    def allocate(cls, dp: ColumnDP) -> _PackedSweep:
-        height, width = dp.height, dp.width
-        nibbles = np.zeros(width, dtype=np.uint64)
-        for y in range(height):
-            nibbles |= dp.free[y].astype(np.uint64) << np.uint64(4 * y)
-        bound = frontier_shape_count(max(height, 1))
-        slots = max(1 << 6, min(1 << 12, 1 << (bound * 4 // 3).bit_length()))
-        max_states = int(dp.max_memory_mb * 1e6 // STATE_BYTES)
-        capacity = min(width * bound + 1, 1 << 20, max_states)
-        side = max(1, min(height, PACKED_MAX_HEIGHT))
-        known = dp.upper is not None
-        return cls(
-            nibbles=nibbles,
-            largest=np.ascontiguousarray(np.minimum(dp.largest, PACKED_MAX_HEIGHT), dtype=np.int32),
-            slots=slots,
-            table=np.empty((slots, 2), dtype=np.uint64),
-            cost=np.zeros((2, slots * 3 // 4), dtype=np.int32),
-            keys=np.empty(capacity, dtype=np.uint64),
-            parents=np.empty(capacity, dtype=np.int32),
-            col_start=np.zeros(width + 1, dtype=np.int64),
-            memo=np.empty(MEMO_ENTRIES, dtype=np.uint64),
-            stamp=np.full(sweep.PATTERNS, -1, dtype=np.int64),
-            start=np.zeros(2 * sweep.PATTERNS, dtype=np.int64),
-            memo_state=np.array([0, 0, -1], dtype=np.int64),
-            flush=np.full((2, width), -1, dtype=np.int64),
-            row_bound=sweep.row_bounds(dp.free, side) if known else np.zeros((height, width + 16), dtype=np.int64),
-            upper=int(dp.upper) if known else NO_UPPER,
-            max_states=max_states,
-        )
-
-    def run_from(self, x: int, control: np.ndarray, yield_ns: int) -> tuple[int, int]:
-        """Columns x, x+1, ... until done, stopped, full, or past `yield_ns`."""
-        status, at = sweep.packed_sweep(
-            self.nibbles, self.largest, x, self.keys, self.parents, self.col_start, self.cost, self.table,
-            64 - (self.slots.bit_length() - 1), self.memo, self.stamp, self.start, self.memo_state, self.flush,
-            self.row_bound, self.upper, control, yield_ns,
-        )  # fmt: skip
-        return int(status), int(at)
-
-    def grow_table(self) -> None:
-        self.slots *= 2
-        self.table = np.empty((self.slots, 2), dtype=np.uint64)
-        self.cost = np.concatenate([self.cost, np.zeros_like(self.cost)], axis=1)
-
-    def grow_storage(self) -> bool:
-        """Double the state storage within the memory limit; False when at the limit."""
-        grown = min(2 * len(self.keys), self.max_states)
-        if grown <= len(self.keys):
-            return False
-        self.keys = np.concatenate([self.keys, np.empty(grown - len(self.keys), dtype=np.uint64)])
-        self.parents = np.concatenate([self.parents, np.empty(grown - len(self.parents), dtype=np.int32)])
-        return True
 
 
 def solve_exact(

@@ -16,18 +16,16 @@ number of optimal answers is the sum over the subtrees whose best equals it.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress
-from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, root_prefixes, space_key, tables_for
+from puzzlelab.puzzles.matchsticks.checkpoint import Checkpoint
+from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, root_prefixes, tables_for
 
 __all__ = [
     "make_descriptor",
@@ -200,57 +198,6 @@ class SearchOutcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-class _Checkpoint:
-    """Finished subtrees of one search, in a JSON file rewritten atomically.
-
-    The file names the search (its space key and the list of subtree prefixes, hashed),
-    so a checkpoint of another search is refused rather than mixed in."""
-
-    def __init__(self, path: str | os.PathLike | None, base: dict[str, Any]):
-        self.path = None if path is None else Path(path)
-        self.key = space_key(base)
-        self.data: dict[str, Any] = {"version": 1, "search": self.key, "prefixes": None, "done": {}}
-        self.last_write = 0.0
-        self.loaded = False  # resumed from the file
-
-    def load(self) -> bool:
-        if self.path is None or not self.path.is_file():
-            return False
-        data = json.loads(self.path.read_text())
-        if data.get("version") != 1 or data.get("search") != self.key:
-            raise ValueError(f"checkpoint {self.path} belongs to another search ({data.get('search')}), not {self.key}")
-        digest = _digest(data["prefixes"])
-        if data.get("digest") != digest:
-            raise ValueError(f"checkpoint {self.path}: subtree list does not match its digest (damaged file?)")
-        self.data = data
-        self.loaded = True
-        return True
-
-    def start(self, prefixes: list[list[list[int]]], bound: int | None, solution: Any) -> None:
-        self.data.update(prefixes=prefixes, digest=_digest(prefixes), bound=bound, solution=solution)
-        self.write(force=True)
-
-    def finish(self, index: int, result: dict[str, Any]) -> None:
-        self.data["done"][str(index)] = result
-        self.write()
-
-    def write(self, force: bool = False) -> None:
-        if self.path is None:
-            return
-        now = time.monotonic()
-        if not force and now - self.last_write < 2.0:
-            return
-        self.last_write = now
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.data))
-        os.replace(tmp, self.path)
-
-
-def _digest(prefixes: Any) -> str:
-    return hashlib.sha256(json.dumps(prefixes).encode()).hexdigest()[:16]
-
-
 class _LazySubtreeTasks(Sequence):
     """The pending subtrees as `core.parallel` Tasks, built when a worker takes one, so
     each carries the best bound known at that moment."""
@@ -274,7 +221,7 @@ class _Tally:
     next subtrees search below), the nodes, and per value the number of answers (for
     counting); recorded in the checkpoint as subtrees finish."""
 
-    def __init__(self, base: dict[str, Any], known: tuple[int, list[list[int]]] | None, state: _Checkpoint, report) -> None:
+    def __init__(self, base: dict[str, Any], known: tuple[int, list[list[int]]] | None, state: Checkpoint, report) -> None:
         self.base, self.state, self.report = base, state, report
         self.best = known[0] if known else None
         self.solution = known[1] if known else None
@@ -388,7 +335,7 @@ def run_search(
     """
     started = time.perf_counter()
     budget = budget or Budget()
-    tally = _Tally(base, known, _Checkpoint(checkpoint, base), progress or (lambda _: None))
+    tally = _Tally(base, known, Checkpoint(checkpoint, base), progress or (lambda _: None))
     prefixes = _prefixes(base, tally, target_subtrees, budget)
     if prefixes is None:
         return SearchOutcome(tally.best, tally.solution, 0, 0, False, 0, 0, time.perf_counter() - started)

@@ -18,9 +18,11 @@ import tempfile
 from common import write_json
 
 from puzzlelab.core.result import Budget
-from puzzlelab.puzzles.tiling.contest import PracticeContest, run_contest, serve_in_thread
+from puzzlelab.puzzles.tiling.contest import PracticeContest
+from puzzlelab.puzzles.tiling.contest_client import run_contest
 from puzzlelab.puzzles.tiling.model import parse_grid
 from puzzlelab.puzzles.tiling.puzzle import TilingPuzzle
+from puzzlelab.service.contest_server import serve_in_thread
 
 
 def main() -> None:

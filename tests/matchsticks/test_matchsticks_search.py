@@ -137,7 +137,7 @@ def test_checkpoint_resumes_after_an_interruption(tmp_path):
         if event.done >= 3:
             budget.cancel()
 
-    first = PUZZLE.method("full").run(
+    first = PUZZLE.method("full").function(
         Instance(18), budget=budget, progress=stop_after_three, seed=0, count_solutions=True, subtrees=30, checkpoint=str(path), bound=226
     )
     assert first.status != Status.OPTIMAL and first.stats["subtrees_done"] == 3

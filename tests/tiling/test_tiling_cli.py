@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from puzzlelab import cli
 from puzzlelab.core.store import Store
-from puzzlelab.puzzles.tiling.puzzle import a219158_table
+from puzzlelab.puzzles.tiling.reference import a219158_table
 
 runner = CliRunner()
 

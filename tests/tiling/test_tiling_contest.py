@@ -11,15 +11,10 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from puzzlelab.cli import app as cli_app
-from puzzlelab.puzzles.tiling.contest import (
-    PENALTY_PER_SECOND,
-    PracticeContest,
-    create_contest_app,
-    random_puzzle,
-    run_contest,
-    serve_in_thread,
-)
+from puzzlelab.puzzles.tiling.contest import PENALTY_PER_SECOND, PracticeContest, random_puzzle
+from puzzlelab.puzzles.tiling.contest_client import run_contest
 from puzzlelab.puzzles.tiling.model import parse_grid
+from puzzlelab.service.contest_server import create_contest_app, serve_in_thread
 
 
 class FakeClock:

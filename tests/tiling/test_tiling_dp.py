@@ -11,7 +11,7 @@ from puzzlelab.core.result import Budget, Status
 from puzzlelab.puzzles.tiling import PUZZLE
 from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped, solve_exact
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
-from puzzlelab.puzzles.tiling.puzzle import a219158_table
+from puzzlelab.puzzles.tiling.reference import a219158_table
 from puzzlelab.puzzles.tiling.shapes import A242551_PUBLISHED, frontier_shape_count
 
 REFERENCE = Path("/work/shared/reference/tiling/A219158_m10_n60.tsv")

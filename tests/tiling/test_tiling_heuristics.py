@@ -12,7 +12,7 @@ from puzzlelab.puzzles.tiling.beam import beam_tiling, greedy_tiling, oriented_b
 from puzzlelab.puzzles.tiling.dp import solve_exact
 from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
-from puzzlelab.puzzles.tiling.puzzle import CONTEST_OPTIMA
+from puzzlelab.puzzles.tiling.reference import CONTEST_OPTIMA
 from puzzlelab.puzzles.tiling.stripes import improve_by_stripes, stripe_windows
 
 

@@ -1,4 +1,5 @@
-"""Extra CLI verbs of the matchsticks puzzle (registered through `Puzzle.commands`).
+"""Extra CLI verbs of the matchsticks puzzle (typer-compatible functions; the CLI mounts
+them under `puzzlelab matchsticks`).
 
 `table` solves a range of n with one method and prints each verified value beside the
 published one: the column of A294249's table that method reproduces (diagonal with
@@ -13,6 +14,13 @@ import time
 from typing import Annotated, Optional
 
 import typer
+
+from puzzlelab.cli.errors import EXIT_NO_ANSWER, fail, user_errors
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
+from puzzlelab.core.result import Budget, Result, Status
+from puzzlelab.core.store import Store, StoreError
+from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.reference import published_table
 
 __all__ = ["table", "published_column"]
 
@@ -44,11 +52,7 @@ def table(
 
     Example: puzzlelab matchsticks table --n 1..46 --method greedy
     """
-    from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
-    from puzzlelab.puzzles.matchsticks import PUZZLE
-    from puzzlelab.puzzles.matchsticks.reference import published_table
-
-    try:
+    with user_errors():
         values = parse_range(n, "--n")
         chosen = PUZZLE.method(method)
         options = {}
@@ -64,43 +68,37 @@ def table(
             raise InvalidInstance(f"--backend: expected local or ray, got {backend!r}", field="backend")
         chosen.parse_options(options)
         instances = [PUZZLE.parse(v) for v in values]
-    except InvalidInstance as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
     column = published_column(method, free_below)
     published = published_table()
     missing = 0
     same = 0
     compared = 0
-    try:
-        # A batch (jobs > 1, ray) is solved here at once, so that its errors (no ray
-        # backend, say) come before the header; one-by-one solving is lazy.
-        solved = _solve_each(instances, method, options, budget, jobs, backend, address)
-        if not as_json:
-            typer.echo(f"{'n':>3} {'ours':>6} {'status':<9} {column:>15} {'':>5} {'seconds':>9}  nodes")
-        for instance, result, seconds in solved:
-            missing_one, same_one, compared_one = _print_row(instance, result, seconds, column, published, store, as_json)
-            missing += missing_one
-            same += same_one
-            compared += compared_one
-    except WrongAnswer as exc:
-        typer.echo(f"internal error (please report): {exc}", err=True)
-        raise typer.Exit(3) from None
-    except (InvalidInstance, RuntimeError) as exc:  # e.g. the ray backend is not installed
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    with user_errors():
+        try:
+            # A batch (jobs > 1, ray) is solved here at once, so that its errors (no ray
+            # backend, say) come before the header; one-by-one solving is lazy.
+            solved = _solve_each(instances, method, options, budget, jobs, backend, address)
+            if not as_json:
+                typer.echo(f"{'n':>3} {'ours':>6} {'status':<9} {column:>15} {'':>5} {'seconds':>9}  nodes")
+            for instance, result, seconds in solved:
+                missing_one, same_one, compared_one = _print_row(instance, result, seconds, column, published, store, as_json)
+                missing += missing_one
+                same += same_one
+                compared += compared_one
+        except (WrongAnswer, StoreError):
+            raise  # user_errors: exit 3 and 4
+        except RuntimeError as exc:  # e.g. the ray backend is not installed
+            fail(str(exc))
     if not as_json:
         typer.echo(f"{same} of {compared} equal the published {column}; {missing} without an answer in {budget:g} s")
     if missing:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_NO_ANSWER)
 
 
 def _solve_each(instances, method, options, budget, jobs, backend, address):
     """(instance, verified result, seconds) per instance, in order: as one
     `batch.solve_batch` call (jobs > 1 or a ray backend; a list), or one after another
     as they are printed (a generator)."""
-    from puzzlelab.core.result import Result, Status
-
     if jobs > 1 or backend != "local":
         from puzzlelab.puzzles.matchsticks.batch import solve_batch
 
@@ -114,9 +112,6 @@ def _solve_each(instances, method, options, budget, jobs, backend, address):
 
 
 def _one_by_one(instances, method, options, budget):
-    from puzzlelab.core.result import Budget
-    from puzzlelab.puzzles.matchsticks import PUZZLE
-
     for instance in instances:
         started = time.perf_counter()
         result = PUZZLE.solve(instance, method, budget=Budget(budget), **options)
@@ -125,12 +120,8 @@ def _one_by_one(instances, method, options, budget):
 
 def _print_row(instance, result, seconds, column, published, store, as_json):
     """Print one table row (storing a verified result); returns (missing, same, compared)."""
-    from puzzlelab.puzzles.matchsticks import PUZZLE
-
     missing = same = compared = 0
     if store and result.verified:
-        from puzzlelab.core.store import Store
-
         Store().add(PUZZLE.name, PUZZLE.instance_key(instance), result, PUZZLE.sense)
     ref = published.get(instance.n, {}).get(column)
     mark = ""

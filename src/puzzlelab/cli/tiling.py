@@ -7,6 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
+from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, fail, out, user_errors
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
+from puzzlelab.puzzles.tiling.contest import MODES, PracticeContest
+
 __all__ = ["table_command", "contest_server_command", "contest_command"]
 
 
@@ -28,16 +32,11 @@ def table_command(
 
     Example: puzzlelab tiling table --m 1..15 --n 1..100
     """
-    from rich.console import Console
-
     from puzzlelab.core.parallel import BACKENDS
-    from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
-    from puzzlelab.puzzles.tiling.dp import DPStopped
+    from puzzlelab.puzzles.tiling.dp import DPStopped  # the DP's numba kernels: only for this verb
     from puzzlelab.puzzles.tiling.rectangles import table_rows
 
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False)
-    try:
+    with user_errors():
         ms = parse_range(m, "m")
         ns = parse_range(n, "n")
         for value, name in ((ms, "m"), (ns, "n")):
@@ -45,24 +44,20 @@ def table_command(
                 raise InvalidInstance(f"{name}: sides must be at least 1", name)
         if backend not in BACKENDS:
             raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
-        rows = table_rows(
-            ms, ns, budget=budget, max_memory_mb=max_memory_mb, workers=workers or None, backend=backend, address=address
-        )
+        try:
+            rows = table_rows(
+                ms, ns, budget=budget, max_memory_mb=max_memory_mb, workers=workers or None, backend=backend, address=address
+            )
+        except DPStopped as stop:
+            err.print(f"stopped ({stop.reason}) before the table was complete", markup=False)
+            raise typer.Exit(EXIT_NO_ANSWER) from None
+        except WrongAnswer:
+            raise  # user_errors: exit 3
+        except RuntimeError as exc:  # the ray backend is not installed or not reachable
+            fail(str(exc))
         out.print("m\tn\tT", markup=False)
         for row in rows:
             out.print(f"{row.m}\t{row.n}\t{row.squares}", markup=False)
-    except InvalidInstance as exc:
-        err.print(f"error: {exc}")
-        raise typer.Exit(2) from None
-    except WrongAnswer as exc:
-        err.print(f"internal error (please report): {exc}")
-        raise typer.Exit(3) from None
-    except DPStopped as stop:
-        err.print(f"stopped ({stop.reason}) before the table was complete")
-        raise typer.Exit(1) from None
-    except RuntimeError as exc:  # the ray backend is not installed or not reachable
-        err.print(f"error: {exc}")
-        raise typer.Exit(2) from None
 
 
 def contest_server_command(
@@ -76,12 +71,10 @@ def contest_server_command(
 
     Example: puzzlelab tiling contest-server --port 8100
     """
-    import uvicorn
-
-    from puzzlelab.puzzles.tiling.contest import PracticeContest, create_contest_app
+    from puzzlelab.service.contest_server import serve  # FastAPI and uvicorn: loaded only for this verb
 
     typer.echo(f"practice contest server on http://{host}:{port}/  (seed {seed}, deadline {deadline:g} s)")
-    uvicorn.run(create_contest_app(PracticeContest(seed=seed, deadline=deadline)), host=host, port=port, log_level="warning")
+    serve(PracticeContest(seed=seed, deadline=deadline), host=host, port=port)
 
 
 def contest_command(
@@ -101,16 +94,10 @@ def contest_command(
 
     Example: puzzlelab tiling contest --server http://127.0.0.1:8100 --key me --count 20
     """
-    import urllib.error
+    from puzzlelab.puzzles.tiling.contest_client import run_contest  # the solvers (numba): only for this verb
 
-    from rich.console import Console
-
-    from puzzlelab.puzzles.tiling.contest import MODES, run_contest
-
-    out = Console(highlight=False)
     if mode not in MODES:
-        Console(stderr=True).print(f"error: mode: expected one of {', '.join(MODES)}, got {mode!r}")
-        raise typer.Exit(2)
+        fail(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
 
     def show(entry) -> None:
         answer = entry.answer
@@ -118,19 +105,20 @@ def contest_command(
         out.print(
             f"{entry.id}  {entry.width}x{entry.height}  squares {entry.squares} ({entry.status})  "
             f"posted after {entry.seconds_to_post:.2f} s  score {answer.get('score')}  "
-            f"penalty {answer.get('timePenalty')}  errors {errors}  saved {entry.saved}"
+            f"penalty {answer.get('timePenalty')}  errors {errors}  saved {entry.saved}",
+            markup=False,
         )
 
-    try:
-        logs = run_contest(server, key, count, mode=mode, deadline=deadline, margin=margin, seconds=seconds,
-                           save_dir=save_dir, workers=workers, on_answer=show)
-    except (urllib.error.URLError, OSError) as exc:
-        Console(stderr=True).print(f"error: server: cannot reach {server} ({exc})")
-        raise typer.Exit(1)
+    with user_errors():
+        try:
+            logs = run_contest(server, key, count, mode=mode, deadline=deadline, margin=margin, seconds=seconds,
+                               save_dir=save_dir, workers=workers, on_answer=show)
+        except OSError as exc:  # urllib.error.URLError is an OSError
+            fail(f"server: cannot reach {server} ({exc})", EXIT_NO_ANSWER)
     scores = [e.answer.get("score") for e in logs if e.answer.get("score") is not None]
     if scores:
         out.print(f"{len(logs)} puzzles, mean squares {sum(e.squares for e in logs) / len(logs):.2f}, "
-                  f"total score {sum(scores)}, slowest post {max(e.seconds_to_post for e in logs):.2f} s")
+                  f"total score {sum(scores)}, slowest post {max(e.seconds_to_post for e in logs):.2f} s", markup=False)
 
 
 COMMANDS = {"table": table_command, "contest-server": contest_server_command, "contest": contest_command}

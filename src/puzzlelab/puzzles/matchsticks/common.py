@@ -1,11 +1,12 @@
-"""Options and checks shared by the methods."""
+"""Options and checks shared by the methods (`methods.py` declares them; the run
+functions check them). Light: nothing here imports a search module."""
 
 from __future__ import annotations
 
 from puzzlelab.core.puzzle import InvalidInstance, Option
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA, Instance
 
-__all__ = ["ROAM", "COUNT", "WORKERS", "BOUND", "check_roam", "limit_from"]
+__all__ = ["ROAM", "COUNT", "WORKERS", "BOUND", "FREE_BELOW", "check_roam", "limit_from"]
 
 ROAM = Option(
     "roam",
@@ -22,6 +23,15 @@ COUNT = Option(
     "also count the optimal solutions of the search, up to the symmetry it breaks (stats.optimal_solutions)",
 )
 WORKERS = Option("workers", "int", 1, "worker processes sharing the subtrees (core.parallel)", minimum=1, maximum=256)
+BOUND = Option("bound", "int", None, "search only answers of at most this many matches", minimum=0)
+FREE_BELOW = Option(
+    "free_below",
+    "int",
+    20,
+    "sizes below k may go anywhere; sizes k and up sit on the main diagonal (1: all of them)",
+    minimum=0,
+    maximum=64,
+)
 
 
 def check_roam(instance: Instance, roam: int) -> None:
@@ -31,8 +41,6 @@ def check_roam(instance: Instance, roam: int) -> None:
             f"n = {instance.n} allows roam <= {(MAX_AREA - instance.n) // 2}, got {roam}",
             field="roam",
         )
-
-BOUND = Option("bound", "int", None, "search only answers of at most this many matches", minimum=0)
 
 
 def limit_from(bound: int | None) -> int | None:

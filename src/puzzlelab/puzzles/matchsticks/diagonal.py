@@ -11,26 +11,15 @@ frees exactly the sizes below k.
 
 from __future__ import annotations
 
-from puzzlelab.core.puzzle import Method, Option
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, ROAM, WORKERS, check_roam, limit_from
+from puzzlelab.puzzles.matchsticks.common import check_roam, limit_from
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
 
-__all__ = ["METHOD", "diagonal_search", "seed_answer"]
+__all__ = ["run_diagonal", "seed_answer"]
 
-FREE_BELOW = Option(
-    "free_below",
-    "int",
-    20,
-    "sizes below k may go anywhere; sizes k and up sit on the main diagonal (1: all of them)",
-    minimum=0,
-    maximum=64,
-)
-
-
-def diagonal_search(
+def run_diagonal(
     instance: Instance,
     *,
     budget: Budget,
@@ -76,10 +65,3 @@ def seed_answer(n: int, roam: int, free_below: int, budget: Budget) -> tuple[int
         return None
     return outcome.best, outcome.solution
 
-
-METHOD = Method(
-    "diagonal",
-    "fast bound: squares of size >= free_below on the main diagonal (exact optimum of that restricted search)",
-    diagonal_search,
-    options=(FREE_BELOW, BOUND, COUNT, ROAM, WORKERS),
-)

@@ -12,10 +12,12 @@ Every drawn match must belong to some square, or the drawing is refused.
 
 from __future__ import annotations
 
-from puzzlelab.core.puzzle import InvalidInstance
-from puzzlelab.puzzles.matchsticks.model import Solution, Square
+from typing import Any
 
-__all__ = ["looks_like_drawing", "parse_drawing"]
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.puzzles.matchsticks.model import Solution, Square, parse_solution
+
+__all__ = ["looks_like_drawing", "parse_drawing", "parse_any_solution"]
 
 # Box-drawing character -> (up, down, left, right) arms; mirrors render.BOX.
 _ARMS = {
@@ -64,6 +66,9 @@ def _sides(s: int, x: int, y: int):
         yield ("v", x + s, y + i)
 
 
+Segment = tuple[str, int, int]  # ("h" | "v", x, y): the match right of / below (x, y)
+
+
 def parse_drawing(text: str) -> Solution:
     """Squares of an ASCII drawing; InvalidInstance saying what does not fit."""
     lines = _drawing_lines(text)
@@ -71,29 +76,37 @@ def parse_drawing(text: str) -> Solution:
         raise InvalidInstance("drawing: expected at least two lines of box-drawing characters", field="squares")
     height = len(lines) - 1
     width = (max(len(line) for line in lines) - 1) // 2
-    known: set[tuple[str, int, int]] = set()
-    hidden: set[tuple[str, int, int]] = set()
+    known, hidden, labels = _read_marks(lines, width)
+    if not labels:
+        raise InvalidInstance("drawing: no size labels found", field="squares")
+    allowed = known | hidden
+
+    def fits(s: int, x: int, y: int) -> bool:
+        return 0 <= x and 0 <= y and x + s <= width and y + s <= height and all(seg in allowed for seg in _sides(s, x, y))
+
+    squares = _find_squares(labels, fits, width, height)
+    covered = {seg for s in squares.values() for seg in _sides(s.size, s.x, s.y)}
+    stray = sorted(known - covered)
+    if stray:
+        kind, x, y = stray[0]
+        raise InvalidInstance(f"drawing: the match {'right' if kind == 'h' else 'down'} from ({x}, {y}) belongs to no square", field="squares")
+    return _from_largest(squares, max(labels.values()))
+
+
+def _read_marks(lines: list[str], width: int) -> tuple[set[Segment], set[Segment], dict[tuple[int, int], int]]:
+    """The matches drawn (`known`), the segments hidden under labels (`hidden`) and the
+    size labels by grid point."""
+    known: set[Segment] = set()
+    hidden: set[Segment] = set()
     labels: dict[tuple[int, int], int] = {}
-    arms: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}
+    arms: dict[tuple[int, int], tuple[int, int, int, int] | None] = {}  # None: under a label
     for y, line in enumerate(lines):
         line = line.ljust(2 * width + 1)
         i = 0
         while i < len(line):
             ch = line[i]
             if ch.isdigit():
-                j = i
-                while j < len(line) and line[j].isdigit():
-                    j += 1
-                if i % 2:
-                    raise InvalidInstance(f"drawing line {y + 1}: label {line[i:j]} does not start at a grid point (column {i + 1})", field="squares")
-                labels[(i // 2, y)] = int(line[i:j])
-                arms[(i // 2, y)] = None
-                for k in range(i + 1, j):
-                    if k % 2:
-                        hidden.add(("h", k // 2, y))
-                    else:
-                        arms[(k // 2, y)] = None
-                i = j
+                i = _read_label(line, i, y, labels, arms, hidden)
                 continue
             if i % 2 == 0:
                 if ch not in _ARMS:
@@ -104,6 +117,30 @@ def parse_drawing(text: str) -> Solution:
             elif ch not in ". ":
                 raise InvalidInstance(f"drawing line {y + 1}: unexpected character {ch!r} at column {i + 1}", field="squares")
             i += 1
+    _read_verticals(arms, len(lines) - 1, width, known, hidden)
+    return known, hidden, labels
+
+
+def _read_label(line: str, i: int, y: int, labels: dict, arms: dict, hidden: set[Segment]) -> int:
+    """Record the size label starting at column i of line y; returns the column after it."""
+    j = i
+    while j < len(line) and line[j].isdigit():
+        j += 1
+    if i % 2:
+        raise InvalidInstance(f"drawing line {y + 1}: label {line[i:j]} does not start at a grid point (column {i + 1})", field="squares")
+    labels[(i // 2, y)] = int(line[i:j])
+    arms[(i // 2, y)] = None
+    for k in range(i + 1, j):
+        if k % 2:
+            hidden.add(("h", k // 2, y))
+        else:
+            arms[(k // 2, y)] = None
+    return j
+
+
+def _read_verticals(arms: dict, height: int, width: int, known: set[Segment], hidden: set[Segment]) -> None:
+    """The vertical matches, from the arms of the grid points at both their ends (a
+    match drawn at one end only is refused; one with both ends under labels is hidden)."""
     for y in range(height):
         for x in range(width + 1):
             down = arms.get((x, y), (0, 0, 0, 0))
@@ -117,18 +154,16 @@ def parse_drawing(text: str) -> Solution:
                 hidden.add(("v", x, y))
             elif value:
                 known.add(("v", x, y))
-    if not labels:
-        raise InvalidInstance("drawing: no size labels found", field="squares")
-    allowed = known | hidden
-    n = max(labels.values())
 
-    def fits(s: int, x: int, y: int) -> bool:
-        return 0 <= x and 0 <= y and x + s <= width and y + s <= height and all(seg in allowed for seg in _sides(s, x, y))
 
+def _find_squares(labels: dict[tuple[int, int], int], fits, width: int, height: int) -> dict[int, Square]:
+    """One square per size, largest first: at its label's corner (the first corner, in
+    the labelling order, that the larger squares did not label), or for an unlabelled
+    size wherever its sides are drawn and all four corners are labelled."""
     squares: dict[int, Square] = {}
     by_size = sorted(labels.items(), key=lambda kv: -kv[1])
     done: set[tuple[int, int]] = set()  # corners labelled so far (larger sizes first)
-    for size in range(n, 0, -1):
+    for size in range(max(labels.values()), 0, -1):
         here = [g for g, s in by_size if s == size]
         if len(here) > 1:
             raise InvalidInstance(f"drawing: size {size} is written at {len(here)} corners; expected one", field="squares")
@@ -145,23 +180,26 @@ def parse_drawing(text: str) -> Solution:
                 raise InvalidInstance(f"drawing: no square of size {size} has its sides drawn at the label ({gx}, {gy})", field="squares")
             done.add((gx, gy))
         else:
-            found = None
-            for y in range(height - size + 1):
-                for x in range(width - size + 1):
-                    order = ((x, y), (x + size, y + size), (x, y + size), (x + size, y))
-                    if fits(size, x, y) and all(c in done for c in order):
-                        found = Square(size, x, y)
-                        break
-                if found:
-                    break
+            found = _unlabelled(size, fits, done, width, height)
             if found is None:
                 raise InvalidInstance(f"drawing: size {size} has no label and no fully drawn position", field="squares")
         squares[size] = found
-    covered = {seg for s in squares.values() for seg in _sides(s.size, s.x, s.y)}
-    stray = sorted(known - covered)
-    if stray:
-        kind, x, y = stray[0]
-        raise InvalidInstance(f"drawing: the match {'right' if kind == 'h' else 'down'} from ({x}, {y}) belongs to no square", field="squares")
+    return squares
+
+
+def _unlabelled(size: int, fits, done: set[tuple[int, int]], width: int, height: int) -> Square | None:
+    """The first position (row by row) where a square of `size` is drawn with all four
+    corners labelled by larger squares."""
+    for y in range(height - size + 1):
+        for x in range(width - size + 1):
+            order = ((x, y), (x + size, y + size), (x, y + size), (x + size, y))
+            if fits(size, x, y) and all(c in done for c in order):
+                return Square(size, x, y)
+    return None
+
+
+def _from_largest(squares: dict[int, Square], n: int) -> Solution:
+    """The squares relative to the largest one's top-left corner, and the roam they need."""
     big = squares[n]
     roam = max(
         [0]
@@ -172,3 +210,12 @@ def parse_drawing(text: str) -> Solution:
     )
     ordered = tuple(Square(s.size, s.x - big.x, s.y - big.y) for s in sorted(squares.values(), key=lambda q: -q.size))
     return Solution(ordered, roam)
+
+
+def parse_any_solution(obj: Any) -> Solution:
+    """A Solution from any form a user may give: the field's ASCII drawing (read here),
+    or JSON / `(size, x, y)` text (`model.parse_solution`). The checker, the pictures
+    and the CLI's `verify` go through this."""
+    if isinstance(obj, str) and looks_like_drawing(obj.strip()):
+        return parse_drawing(obj)
+    return parse_solution(obj)

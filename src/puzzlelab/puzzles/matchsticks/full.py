@@ -21,14 +21,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from puzzlelab.core.puzzle import InvalidInstance, Method, Option
+from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.matchsticks.common import COUNT, ROAM, WORKERS, check_roam
+from puzzlelab.puzzles.matchsticks.common import check_roam
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import SearchOutcome, make_descriptor, run_search
 
-__all__ = ["METHOD", "full_search", "best_bound"]
+__all__ = ["run_full", "best_bound"]
 
 BOUND_PHASES = (
     # (label, descriptor options, share of the time left, cap in seconds)
@@ -71,7 +71,7 @@ def best_bound(n: int, roam: int, budget: Budget, progress=None) -> tuple[int, l
     return best[0], best[1], notes
 
 
-def full_search(
+def run_full(
     instance: Instance,
     *,
     budget: Budget,
@@ -137,21 +137,3 @@ def full_search(
         extra["improved_bound"] = True
     return to_result(outcome, method_name, roam=roam, proves=not max_added, counted=count_solutions, extra=extra)
 
-
-METHOD = Method(
-    "full",
-    "exhaustive search from the best bound; proves optimality, can count optimal solutions, split/resume",
-    full_search,
-    options=(
-        Option("max_added", "bool", False, "each size-t square adds at most 2t matches (restricted, not a proof)"),
-        COUNT,
-        Option("bound", "int", None, "search only answers of at most this many matches (skips the bound methods)", minimum=0),
-        WORKERS,
-        Option("subtrees", "int", 0, "cut the search into at least this many subtrees (0: automatic)", minimum=0, maximum=10_000_000),
-        Option("checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it"),
-        ROAM,
-        Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray")),
-        Option("address", "str", None, "ray cluster address (backend ray)"),
-    ),
-    exact=True,
-)

@@ -9,18 +9,17 @@ greedy descent finds an answer at once and bounds the rest).
 
 from __future__ import annotations
 
-from puzzlelab.core.puzzle import Method, Option
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, ROAM, WORKERS, check_roam, limit_from
+from puzzlelab.puzzles.matchsticks.common import check_roam, limit_from
 from puzzlelab.puzzles.matchsticks.diagonal import seed_answer
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
 
-__all__ = ["METHOD", "greedy_search"]
+__all__ = ["run_greedy"]
 
 
-def greedy_search(
+def run_greedy(
     instance: Instance,
     *,
     budget: Budget,
@@ -59,16 +58,3 @@ def greedy_search(
     outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=target)
     return to_result(outcome, "greedy", roam=roam, proves=False, counted=count_solutions, extra=extra)
 
-
-METHOD = Method(
-    "greedy",
-    "bound: each size only where it adds the fewest matches, all ties tried (exact optimum of that search)",
-    greedy_search,
-    options=(
-        Option("slack", "int", 0, "also try placements adding up to this many matches more than the cheapest", minimum=0, maximum=16),
-        BOUND,
-        COUNT,
-        ROAM,
-        WORKERS,
-    ),
-)

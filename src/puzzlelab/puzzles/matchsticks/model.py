@@ -126,16 +126,13 @@ _TUPLE = re.compile(r"\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
 
 
 def parse_solution(obj: Any) -> Solution:
-    """A Solution from JSON ({"squares": [...], "roam": m} or a bare list of squares),
-    the field's ASCII drawing (`drawing.py`), or text of `(size, x, y)` triples, e.g.
-    "(2,0,0) (1,0,0)". Only the form is checked here; `verify.py` checks sizes and area."""
+    """A Solution from JSON ({"squares": [...], "roam": m} or a bare list of squares) or
+    text of `(size, x, y)` triples, e.g. "(2,0,0) (1,0,0)". Only the form is checked
+    here; `verify.py` checks sizes and area. The field's ASCII drawing is read by
+    `drawing.py` (`parse_any_solution` takes every form), which builds on this module."""
     roam = 0
     if isinstance(obj, str):
         text = obj.strip()
-        from puzzlelab.puzzles.matchsticks.drawing import looks_like_drawing, parse_drawing
-
-        if looks_like_drawing(text):
-            return parse_drawing(obj)
         if text[:1] and text[:1] in "[{":
             try:
                 obj = json.loads(text)

@@ -1,5 +1,6 @@
 """The matchstick-squares Puzzle object: instance parsing, the independent checker,
-pictures, the published figures, the methods and the `table` verb."""
+pictures, the published figures and the methods (`methods.py`, each imported when
+first run, so loading the puzzle compiles and imports no numba kernel)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any
 
 from puzzlelab.core.puzzle import Puzzle
 from puzzlelab.core.result import Result, Verdict
-from puzzlelab.puzzles.matchsticks import auto, diagonal, full, greedy
-from puzzlelab.puzzles.matchsticks.model import MAX_N, Instance, parse_instance, parse_solution
+from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
+from puzzlelab.puzzles.matchsticks.methods import METHODS
+from puzzlelab.puzzles.matchsticks.model import MAX_N, Instance, Solution, parse_instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
+from puzzlelab.puzzles.matchsticks.render import render_svg, render_text
 from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
 __all__ = ["MatchsticksPuzzle", "PUZZLE"]
@@ -28,9 +31,7 @@ class MatchsticksPuzzle(Puzzle):
     tour_budget = 10.0
 
     def __init__(self) -> None:
-        super().__init__()
-        for module in (auto, full, diagonal, greedy):
-            self.add_method(module.METHOD)
+        super().__init__(METHODS)
 
     def parse(self, obj: Any) -> Instance:
         return parse_instance(obj)
@@ -57,13 +58,9 @@ class MatchsticksPuzzle(Puzzle):
     def render_text(self, instance: Instance, result: Result | None) -> str | None:
         if result is None or result.solution is None:
             return None
-        from puzzlelab.puzzles.matchsticks.render import render_text
-
         return render_text(instance.n, result.solution, result.value, result.stats.get("optimal_solutions"))
 
     def render_svg(self, instance: Instance, result: Result | None) -> str:
-        from puzzlelab.puzzles.matchsticks.render import render_svg
-
         return render_svg(instance.n, None if result is None else result.solution)
 
     def published(self, key: str) -> dict[str, Any] | None:
@@ -76,8 +73,9 @@ class MatchsticksPuzzle(Puzzle):
             return None
         return {"value": row["best_known"], "proven": row["proven"], "source": SOURCE}
 
-    def parse_solution(self, obj: Any):
-        return parse_solution(obj)
+    def parse_solution(self, obj: Any) -> Solution:
+        """A solution in any of its forms: JSON, (size, x, y) text or the ASCII drawing."""
+        return parse_any_solution(obj)
 
 
 PUZZLE = MatchsticksPuzzle()

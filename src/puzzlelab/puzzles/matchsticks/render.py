@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from puzzlelab.core.svg import Svg, colour
-from puzzlelab.puzzles.matchsticks.model import Solution, Square, parse_solution
+from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
+from puzzlelab.puzzles.matchsticks.model import Solution, Square
 
 __all__ = ["draw_ascii", "classify", "describe_diagonal", "render_svg", "render_text", "grid_segments", "BOX"]
 
@@ -47,7 +48,7 @@ def _squares(solution: Any) -> tuple[Square, ...]:
         return solution.squares
     if isinstance(solution, (list, tuple)) and all(isinstance(s, Square) for s in solution):
         return tuple(solution)
-    return parse_solution(solution).squares
+    return parse_any_solution(solution).squares
 
 
 def grid_segments(squares: Iterable[Square]) -> tuple[set[tuple[int, int]], set[tuple[int, int]], int, int, int, int]:

@@ -16,18 +16,16 @@ number of optimal answers is the sum over the subtrees whose best equals it.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress
-from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, root_prefixes, space_key, tables_for
+from puzzlelab.puzzles.matchsticks.checkpoint import Checkpoint
+from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, root_prefixes, tables_for
 
 __all__ = [
     "make_descriptor",
@@ -200,55 +198,6 @@ class SearchOutcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-class _Checkpoint:
-    """Finished subtrees of one search, in a JSON file rewritten atomically.
-
-    The file names the search (its space key and the list of subtree prefixes, hashed),
-    so a checkpoint of another search is refused rather than mixed in."""
-
-    def __init__(self, path: str | os.PathLike | None, base: dict[str, Any]):
-        self.path = None if path is None else Path(path)
-        self.key = space_key(base)
-        self.data: dict[str, Any] = {"version": 1, "search": self.key, "prefixes": None, "done": {}}
-        self.last_write = 0.0
-
-    def load(self) -> bool:
-        if self.path is None or not self.path.is_file():
-            return False
-        data = json.loads(self.path.read_text())
-        if data.get("version") != 1 or data.get("search") != self.key:
-            raise ValueError(f"checkpoint {self.path} belongs to another search ({data.get('search')}), not {self.key}")
-        digest = _digest(data["prefixes"])
-        if data.get("digest") != digest:
-            raise ValueError(f"checkpoint {self.path}: subtree list does not match its digest (damaged file?)")
-        self.data = data
-        return True
-
-    def start(self, prefixes: list[list[list[int]]], bound: int | None, solution: Any) -> None:
-        self.data.update(prefixes=prefixes, digest=_digest(prefixes), bound=bound, solution=solution)
-        self.write(force=True)
-
-    def finish(self, index: int, result: dict[str, Any]) -> None:
-        self.data["done"][str(index)] = result
-        self.write()
-
-    def write(self, force: bool = False) -> None:
-        if self.path is None:
-            return
-        now = time.monotonic()
-        if not force and now - self.last_write < 2.0:
-            return
-        self.last_write = now
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.data))
-        os.replace(tmp, self.path)
-
-
-def _digest(prefixes: Any) -> str:
-    return hashlib.sha256(json.dumps(prefixes).encode()).hexdigest()[:16]
-
-
 class _LazySubtreeTasks(Sequence):
     """The pending subtrees as `core.parallel` Tasks, built when a worker takes one, so
     each carries the best bound known at that moment."""
@@ -265,6 +214,101 @@ class _LazySubtreeTasks(Sequence):
         index = self.indices[i]
         descriptor = dict(self.base, prefix=self.prefixes[index], bound=self.bound_of())
         return Task(run_subtree_task, (descriptor,), name=str(index), context=True)
+
+
+class _Tally:
+    """What the finished subtrees established so far: the best answer (the bound the
+    next subtrees search below), the nodes, and per value the number of answers (for
+    counting); recorded in the checkpoint as subtrees finish."""
+
+    def __init__(self, base: dict[str, Any], known: tuple[int, list[list[int]]] | None, state: Checkpoint, report) -> None:
+        self.base, self.state, self.report = base, state, report
+        self.best = known[0] if known else None
+        self.solution = known[1] if known else None
+        self.nodes = 0
+        self.per_value: dict[int, int] = {}
+        self.results: dict[int, dict[str, Any]] = {}
+
+    def absorb(self, result: dict[str, Any]) -> None:
+        self.nodes += result["nodes"]
+        if result["found"]:
+            value = result["best"]
+            self.per_value[value] = self.per_value.get(value, 0) + result["count"]
+            if self.best is None or value < self.best or (value == self.best and self.solution is None):
+                self.best, self.solution = value, result["solution"]
+                self.state.data["bound"], self.state.data["solution"] = self.best, self.solution
+
+    def finish(self, index: int, result: dict[str, Any]) -> bool:
+        """Count one subtree's result; True when it completed (then it is recorded)."""
+        self.absorb(result)
+        if result["complete"]:
+            self.results[index] = result
+            self.state.finish(index, result)
+        return bool(result["complete"])
+
+    def bound_now(self) -> int | None:
+        # The known answer's value, else the descriptor's own bound (a limit with no
+        # answer behind it), else none.
+        if self.best is not None:
+            return self.best
+        return self.base.get("bound")
+
+    def tell(self, total: int) -> None:
+        done = len(self.results)
+        self.report(
+            Progress(phase="subtrees", message=f"{done}/{total} subtrees", done=done, total=total, best=self.best, stats={"nodes": self.nodes})
+        )
+
+
+def _prefixes(base: dict[str, Any], tally: _Tally, target_subtrees: int, budget: Budget) -> list | None:
+    """The subtrees' prefixes: the checkpoint's when it holds this search (its bound
+    then joins the known answer), else planned now (None: the budget ran out first)."""
+    state = tally.state
+    if state.load():
+        if state.data.get("bound") is not None and (tally.best is None or state.data["bound"] < tally.best):
+            tally.best, tally.solution = state.data["bound"], state.data.get("solution")
+        for index, result in state.data["done"].items():
+            tally.results[int(index)] = result
+            tally.absorb(result)
+        return state.data["prefixes"]
+    if target_subtrees:
+        planning_bound = dict(base, bound=tally.best if tally.best is not None else base.get("bound"))
+        prefixes = plan_subtrees(planning_bound, target_subtrees, budget)
+    else:
+        prefixes = root_prefixes(base["n"], base["roam"], base["free_below"])
+    if prefixes is not None:
+        state.start(prefixes, tally.best, tally.solution)
+    return prefixes
+
+
+def _run_here(base: dict[str, Any], prefixes: list, pending: list[int], tally: _Tally, budget: Budget) -> bool:
+    """The pending subtrees one after another in this process; False if one did not finish."""
+    for k, index in enumerate(pending):
+        # The first subtree always runs: the kernel polls the budget itself (every
+        # 2^16 nodes), so a small search still completes when numba compilation
+        # ate the budget, and a large one stops promptly.
+        if k and budget.expired():
+            return False
+        if not tally.finish(index, solve_subtree(dict(base, prefix=prefixes[index], bound=tally.bound_now()), budget)):
+            return False
+        tally.tell(len(prefixes))
+    return True
+
+
+def _run_tasks(base, prefixes, pending, tally: _Tally, budget: Budget, workers: int, backend: str, address: str | None) -> bool:
+    """The pending subtrees as `core.parallel` tasks (worker processes or Ray), each
+    taking the best bound known when it starts; False if one did not finish."""
+    from puzzlelab.core.parallel import run_tasks
+
+    complete = True
+    tasks = _LazySubtreeTasks(base, prefixes, pending, tally.bound_now)
+    for outcome in run_tasks(tasks, workers=workers, budget=budget, grace=2.0, backend=backend, address=address):
+        if not outcome.ok or outcome.value is None:
+            complete = False
+            continue
+        complete = tally.finish(pending[outcome.index], outcome.value) and complete
+        tally.tell(len(prefixes))
+    return complete
 
 
 def run_search(
@@ -291,110 +335,27 @@ def run_search(
     """
     started = time.perf_counter()
     budget = budget or Budget()
-    report = progress or (lambda _: None)
-    best = known[0] if known else None
-    solution = known[1] if known else None
-    count = 0
-    nodes = 0
-    state = _Checkpoint(checkpoint, base)
-    resumed = state.load()
-    if resumed:
-        prefixes = state.data["prefixes"]
-        if state.data.get("bound") is not None and (best is None or state.data["bound"] < best):
-            best, solution = state.data["bound"], state.data.get("solution")
-    else:
-        planning_bound = dict(base, bound=best if best is not None else base.get("bound"))
-        prefixes = plan_subtrees(planning_bound, target_subtrees, budget) if target_subtrees else root_prefixes(
-            base["n"], base["roam"], base["free_below"]
-        )
-        if prefixes is None:
-            return SearchOutcome(best, solution, 0, 0, False, 0, 0, time.perf_counter() - started)
-        state.start(prefixes, best, solution)
-
-    results: dict[int, dict[str, Any]] = {int(k): v for k, v in state.data["done"].items()}
-    per_value: dict[int, int] = {}
-
-    def absorb(result: dict[str, Any]) -> None:
-        nonlocal best, solution, nodes
-        nodes += result["nodes"]
-        if result["found"]:
-            value = result["best"]
-            per_value[value] = per_value.get(value, 0) + result["count"]
-            if best is None or value < best or (value == best and solution is None):
-                best, solution = value, result["solution"]
-                state.data["bound"], state.data["solution"] = best, solution
-
-    for result in results.values():
-        absorb(result)
-    pending = [i for i in range(len(prefixes)) if i not in results]
-    done_before = len(results)
-
-    def bound_now() -> int | None:
-        # The known answer's value, else the descriptor's own bound (a limit with no
-        # answer behind it), else none.
-        if best is not None:
-            return best
-        return base.get("bound")
-
-    def tell(done: int) -> None:
-        report(
-            Progress(
-                phase="subtrees",
-                message=f"{done}/{len(prefixes)} subtrees",
-                done=done,
-                total=len(prefixes),
-                best=best,
-                stats={"nodes": nodes},
-            )
-        )
-
-    complete = True
+    tally = _Tally(base, known, Checkpoint(checkpoint, base), progress or (lambda _: None))
+    prefixes = _prefixes(base, tally, target_subtrees, budget)
+    if prefixes is None:
+        return SearchOutcome(tally.best, tally.solution, 0, 0, False, 0, 0, time.perf_counter() - started)
+    done_before = len(tally.results)
+    pending = [i for i in range(len(prefixes)) if i not in tally.results]
     if backend == "local" and (workers <= 1 or len(pending) <= 1):
-        for k, index in enumerate(pending):
-            # The first subtree always runs: the kernel polls the budget itself (every
-            # 2^16 nodes), so a small search still completes when numba compilation
-            # ate the budget, and a large one stops promptly.
-            if k and budget.expired():
-                complete = False
-                break
-            result = solve_subtree(dict(base, prefix=prefixes[index], bound=bound_now()), budget)
-            absorb(result)
-            if result["complete"]:
-                results[index] = result
-                state.finish(index, result)
-            else:
-                complete = False
-                break
-            tell(len(results))
+        complete = _run_here(base, prefixes, pending, tally, budget)
     else:
-        from puzzlelab.core.parallel import run_tasks
-
-        tasks = _LazySubtreeTasks(base, prefixes, pending, bound_now)
-        for outcome in run_tasks(tasks, workers=workers, budget=budget, grace=2.0, backend=backend, address=address):
-            index = pending[outcome.index]
-            if not outcome.ok or outcome.value is None:
-                complete = False
-                continue
-            result = outcome.value
-            absorb(result)
-            if result["complete"]:
-                results[index] = result
-                state.finish(index, result)
-            else:
-                complete = False
-            tell(len(results))
-    complete = complete and len(results) == len(prefixes)
-    state.write(force=True)
-    if best is not None and base["count"]:
-        count = per_value.get(best, 0)
+        complete = _run_tasks(base, prefixes, pending, tally, budget, workers, backend, address)
+    complete = complete and len(tally.results) == len(prefixes)
+    tally.state.write(force=True)
+    count = tally.per_value.get(tally.best, 0) if tally.best is not None and base["count"] else 0
     return SearchOutcome(
-        best=best,
-        solution=solution,
+        best=tally.best,
+        solution=tally.solution,
         count=count,
-        nodes=nodes,
+        nodes=tally.nodes,
         complete=complete,
         subtrees=len(prefixes),
-        subtrees_done=len(results),
+        subtrees_done=len(tally.results),
         seconds=time.perf_counter() - started,
-        resumed=done_before if resumed else 0,
+        resumed=done_before if tally.state.loaded else 0,
     )

@@ -13,7 +13,8 @@ from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Verdict
-from puzzlelab.puzzles.matchsticks.model import Instance, Solution, Square, parse_solution
+from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
+from puzzlelab.puzzles.matchsticks.model import Instance, Solution, Square
 
 __all__ = ["segments_of", "count_matches", "verify_solution"]
 
@@ -42,7 +43,7 @@ def count_matches(squares: Any) -> int:
 def verify_solution(instance: Instance, solution: Any) -> Verdict:
     """Verdict on one solution; `value` is the match count when the form is right."""
     try:
-        parsed = solution if isinstance(solution, Solution) else parse_solution(solution)
+        parsed = solution if isinstance(solution, Solution) else parse_any_solution(solution)
     except InvalidInstance as exc:
         return Verdict(False, None, str(exc))
     n = instance.n

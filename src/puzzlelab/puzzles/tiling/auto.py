@@ -24,6 +24,7 @@ member is terminated at once.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,25 +32,51 @@ import numpy as np
 from puzzlelab.core import parallel
 from puzzlelab.core.parallel import Task
 from puzzlelab.core.result import Budget, Progress, ProgressFn, Result, Status, no_progress
+from puzzlelab.puzzles.tiling.beam import beam_tiling, greedy_tiling, oriented_beam
+from puzzlelab.puzzles.tiling.bounds import lp_lower_bound
+from puzzlelab.puzzles.tiling.cpsat import cpsat_tiling
+from puzzlelab.puzzles.tiling.dp import solve_exact
+from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
+from puzzlelab.puzzles.tiling.model import Grid, format_grid, format_solution, parse_grid
+from puzzlelab.puzzles.tiling.runners import run_dp
+from puzzlelab.puzzles.tiling.stripes import improve_by_stripes
 
-__all__ = ["run_auto", "exact_member", "search_member", "bound_member", "cpsat_member", "EXACT_MAX_SHORT_SIDE"]
+__all__ = [
+    "run_auto",
+    "MemberAnswer",
+    "exact_member",
+    "search_member",
+    "bound_member",
+    "cpsat_member",
+    "EXACT_MAX_SHORT_SIDE",
+]
 
 EXACT_MAX_SHORT_SIDE = 15  # the packed DP: 15 x 60 with 5% blocked takes 0.1-0.8 s, a full 15 x 100 0.02 s
 INLINE_MAX_CELLS = 15 * 40  # with a short side <= 15 and this few cells: DP in-process
 
+Square = tuple[int, int, int]
+
+
+@dataclass
+class MemberAnswer:
+    """What a member sends the parent, as an interim answer or its last: a tiling
+    (`count` squares, None for the bound member) and/or a proven lower `bound` (0: none)."""
+
+    count: int | None
+    squares: list[Square] | None
+    bound: int
+    member: str
+    stats: dict[str, Any] = field(default_factory=dict)
+
 
 def _free(grid_json: dict) -> np.ndarray:
-    from puzzlelab.puzzles.tiling.model import parse_grid
-
     return parse_grid(grid_json).free()
 
 
-def exact_member(grid_json: dict, share: float, *, budget: Budget, interim) -> dict:
+def exact_member(grid_json: dict, share: float, *, budget: Budget, interim) -> MemberAnswer:
     """The exact DP within `share` of the time left."""
-    from puzzlelab.puzzles.tiling.dp import solve_exact
-
     count, squares, stats = solve_exact(_free(grid_json), budget.sub(fraction=share))
-    return {"count": count, "squares": squares, "bound": count, "member": "exact", "stats": stats}
+    return MemberAnswer(count, squares, count, "exact", stats)
 
 
 # The beam settings a search member sweeps, cheapest first: (Cost Margin, Size Deviation,
@@ -64,25 +91,23 @@ SWEEPS: tuple[tuple[int | None, int, int], ...] = ((3, 2, 1_000), (2, 2, 1_000),
 
 def search_member(
     grid_json: dict, orientations: tuple[int, ...], margin: int, seed: int, target: int, *, budget: Budget, interim
-) -> dict:
+) -> MemberAnswer:
     """Beam + one round of stripes from each of `orientations` under each of `SWEEPS`
     (in 70% of the time), then randomised window re-solving of the best tiling until
     the deadline or until it reaches `target` (a lower bound known when it started)."""
-    from puzzlelab.puzzles.tiling.beam import oriented_beam
-    from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
-    from puzzlelab.puzzles.tiling.stripes import improve_by_stripes
-
     free = _free(grid_json)
     name = f"search {','.join(map(str, orientations))}"
-    best: dict[str, Any] = {"squares": None, "member": name}
+    best = MemberAnswer(None, None, 0, name)
+    best_how = ""
 
     def offer(squares, how: str) -> None:
-        if best["squares"] is None or len(squares) < len(best["squares"]):
-            best.update(squares=list(squares), how=how)
-            interim({"count": len(squares), "squares": best["squares"], "bound": 0, "member": f"{name}: {how}"})
+        nonlocal best_how
+        if best.squares is None or len(squares) < len(best.squares):
+            best.squares, best.count, best_how = list(squares), len(squares), how
+            interim(MemberAnswer(best.count, best.squares, 0, f"{name}: {how}"))
 
     def reached() -> bool:
-        return best["squares"] is not None and len(best["squares"]) <= target
+        return best.squares is not None and len(best.squares) <= target
 
     runs = [(margin if m is None else min(m, margin), d, w, k) for m, d, w in SWEEPS for k in orientations]
     # Load the compiled kernels before the clock matters: a worker's first call reads
@@ -104,80 +129,49 @@ def search_member(
         offer(squares, how)
         squares, _ = improve_by_stripes(free, squares, budget=sweeps, rounds=1, on_improve=lambda s: offer(s, how + " + stripes"))
         offer(squares, how + " + stripes")
-    stats: dict[str, Any] = {"runs": done}
+    best.stats = {"runs": done}
     if not reached():
         squares, window_stats = improve_by_random_windows(
-            free, best["squares"], budget=budget, seed=seed, target=target, on_improve=lambda s: offer(s, "windows")
+            free, best.squares, budget=budget, seed=seed, target=target, on_improve=lambda s: offer(s, "windows")
         )
         offer(squares, "windows")
-        stats.update(window_stats)
-    return {"count": len(best["squares"]), "squares": best["squares"], "bound": 0, "member": f"{name}: {best['how']}", "stats": stats}
+        best.stats.update(window_stats)
+    best.member = f"{name}: {best_how}"
+    return best
 
 
-def bound_member(grid_json: dict, *, budget: Budget, interim) -> dict:
+def bound_member(grid_json: dict, *, budget: Budget, interim) -> MemberAnswer:
     """The LP relaxation's lower bound (HiGHS)."""
-    from puzzlelab.puzzles.tiling.bounds import lp_lower_bound
-
     bound = lp_lower_bound(_free(grid_json), time_limit=budget.seconds_left())
-    return {"count": None, "squares": None, "bound": bound, "member": "lp bound"}
+    return MemberAnswer(None, None, bound, "lp bound")
 
 
-def cpsat_member(grid_json: dict, threads: int, seed: int, *, budget: Budget, interim) -> dict:
+def cpsat_member(grid_json: dict, threads: int, seed: int, *, budget: Budget, interim) -> MemberAnswer:
     """A quick heuristic tiling, then CP-SAT from it (hint and upper bound)."""
-    from puzzlelab.puzzles.tiling.beam import beam_tiling
-    from puzzlelab.puzzles.tiling.cpsat import cpsat_tiling
-
     free = _free(grid_json)
     _, squares, _ = beam_tiling(free, margin=2, deviation=1, width=5000, budget=budget.sub(seconds=0.5))
-    interim({"count": len(squares), "squares": squares, "bound": 0, "member": "cpsat start"})
-    best = {"count": len(squares), "squares": squares, "bound": 0}
+    interim(MemberAnswer(len(squares), squares, 0, "cpsat start"))
+    best = MemberAnswer(len(squares), squares, 0, "cpsat")
 
     def found(count: int, sq, bound: int) -> None:
-        best.update(count=count, squares=sq, bound=bound)
-        interim({"count": count, "squares": sq, "bound": bound, "member": "cpsat"})
+        best.count, best.squares, best.bound = count, sq, bound
+        interim(MemberAnswer(count, sq, bound, "cpsat"))
 
     status, count, sq, bound, stats = cpsat_tiling(
         free, budget=budget, threads=threads, hint=squares, upper_bound=len(squares), seed=seed, on_solution=found
     )
     if status == Status.INFEASIBLE:  # nothing below the start tiling: it is optimal
         bound = len(squares)
-    if count is not None and count <= best["count"]:
-        best.update(count=count, squares=sq)
-    best["bound"] = max(best["bound"], bound)
-    return dict(best, member="cpsat", stats=stats)
+    if count is not None and count <= best.count:
+        best.count, best.squares = count, sq
+    best.bound = max(best.bound, bound)
+    best.stats = stats
+    return best
 
 
-def run_auto(
-    grid,
-    *,
-    budget: Budget,
-    progress: ProgressFn = no_progress,
-    seed: int = 0,
-    workers: int = 0,
-    margin: int = 4,
-    cpsat: bool = False,
-) -> Result:
-    from puzzlelab.puzzles.tiling.model import format_grid, format_solution
-
-    started = time.perf_counter()
-    free = grid.free()
-    if not free.any():
-        return Result(0, format_solution(grid, []), Status.OPTIMAL, "auto", bound=0, stats={"seconds": 0.0})
-    rows = np.flatnonzero(free.any(axis=1))
-    cols = np.flatnonzero(free.any(axis=0))
-    box_h, box_w = int(rows[-1] - rows[0] + 1), int(cols[-1] - cols[0] + 1)
-    short = min(box_h, box_w)
-    if short <= EXACT_MAX_SHORT_SIDE and box_h * box_w <= INLINE_MAX_CELLS:
-        from puzzlelab.puzzles.tiling.dp import run_dp
-
-        result = run_dp(grid, budget=budget, progress=progress, seed=seed)
-        result.method = "auto"
-        result.stats["members"] = {"exact (in-process)": result.value}
-        return result
-
-    _warm_kernels()
-    data = format_grid(grid)
-    n_workers = workers or parallel.default_workers()
+def _portfolio(data: dict, short: int, n_workers: int, margin: int, seed: int, cpsat: bool) -> list[Task]:
+    """The members' tasks: the bound, the exact DP when the short side allows, CP-SAT
+    if asked, and search members on the other lanes, the 8 orientations dealt out."""
     tasks: list[Task] = []
     if short <= EXACT_MAX_SHORT_SIDE:
         # alone on a single worker it leaves time for a search after it
@@ -191,56 +185,90 @@ def run_auto(
     for lane in range(lanes):
         ks = tuple(k for k in range(8) if k % lanes == lane) or (lane % 8,)
         tasks.append(Task(search_member, (data, ks, margin, seed * 1000 + lane, 0), name=f"search {lane}", context=True))
+    return tasks
 
-    best: dict[str, Any] = {"count": None, "squares": None, "bound": 0, "member": None}
-    heard: dict[str, int] = {}
-    run_budget = budget.sub(seconds=max(0.0, budget.seconds_left() - 0.3))
 
-    def consider(value: Any) -> None:
-        if not isinstance(value, dict):
+class _Best:
+    """The best tiling and the best bound heard of so far from the members."""
+
+    def __init__(self, progress: ProgressFn, on_proven) -> None:
+        self.count: int | None = None
+        self.squares: list | None = None
+        self.bound = 0
+        self.member: str | None = None
+        self.heard: dict[str, int | None] = {}
+        self.progress, self.on_proven = progress, on_proven
+
+    def consider(self, value: Any) -> None:
+        if not isinstance(value, MemberAnswer):
             return
-        if value.get("squares") is not None:
-            heard[value["member"]] = value["count"]
-            if best["count"] is None or value["count"] < best["count"]:
-                best.update(count=value["count"], squares=value["squares"], member=value["member"])
+        if value.squares is not None:
+            self.heard[value.member] = value.count
+            if self.count is None or value.count < self.count:
+                self.count, self.squares, self.member = value.count, value.squares, value.member
         else:
-            heard[value["member"]] = value.get("bound")
-        best["bound"] = max(best["bound"], int(value.get("bound") or 0))
-        progress(Progress(phase="auto", message=str(best["member"]), best=best["count"], stats={"bound": best["bound"]}))
-        if best["count"] is not None and best["count"] <= best["bound"]:
-            run_budget.cancel()  # proven: stop every member now
+            self.heard[value.member] = value.bound
+        self.bound = max(self.bound, int(value.bound or 0))
+        self.progress(Progress(phase="auto", message=str(self.member), best=self.count, stats={"bound": self.bound}))
+        if self.count is not None and self.count <= self.bound:
+            self.on_proven()  # proven: stop every member now
 
+
+def run_auto(
+    grid: Grid,
+    *,
+    budget: Budget,
+    progress: ProgressFn = no_progress,
+    seed: int = 0,
+    workers: int = 0,
+    margin: int = 4,
+    cpsat: bool = False,
+) -> Result:
+    """The `auto` method (see the module docstring); small grids the exact DP solves at
+    once run in this process."""
+    started = time.perf_counter()
+    free = grid.free()
+    if not free.any():
+        return Result(0, format_solution(grid, []), Status.OPTIMAL, "auto", bound=0, stats={"seconds": 0.0})
+    rows = np.flatnonzero(free.any(axis=1))
+    cols = np.flatnonzero(free.any(axis=0))
+    box_h, box_w = int(rows[-1] - rows[0] + 1), int(cols[-1] - cols[0] + 1)
+    short = min(box_h, box_w)
+    if short <= EXACT_MAX_SHORT_SIDE and box_h * box_w <= INLINE_MAX_CELLS:
+        result = run_dp(grid, budget=budget, progress=progress, seed=seed)
+        result.method = "auto"
+        result.stats["members"] = {"exact (in-process)": result.value}
+        return result
+
+    _warm_kernels()
+    n_workers = workers or parallel.default_workers()
+    tasks = _portfolio(format_grid(grid), short, n_workers, margin, seed, cpsat)
+    run_budget = budget.sub(seconds=max(0.0, budget.seconds_left() - 0.3))
+    best = _Best(progress, run_budget.cancel)
     for outcome in parallel.run_tasks(
-        tasks, workers=n_workers + 1, budget=run_budget, grace=0.2, on_interim=lambda _, v: consider(v)
+        tasks, workers=n_workers + 1, budget=run_budget, grace=0.2, on_interim=lambda _, v: best.consider(v)
     ):
         if outcome.ok or outcome.interim:
-            consider(outcome.value)
-    if best["count"] is None:  # no member answered in time: the greedy tiling
-        from puzzlelab.puzzles.tiling.beam import greedy_tiling
-
-        count, squares = greedy_tiling(free)
-        best.update(count=count, squares=squares, member="greedy")
-    squares = [tuple(map(int, s)) for s in best["squares"]]
-    optimal = best["count"] <= best["bound"]
+            best.consider(outcome.value)
+    if best.count is None:  # no member answered in time: the greedy tiling
+        best.count, best.squares = greedy_tiling(free)
+        best.member = "greedy"
+    squares = [tuple(map(int, s)) for s in best.squares]
     stats = {
         "seconds": round(time.perf_counter() - started, 6),
-        "member": best["member"],
-        "members": dict(heard),
+        "member": best.member,
+        "members": dict(best.heard),
         "workers": n_workers,
         "short_side": short,
     }
-    status = Status.OPTIMAL if optimal else Status.FEASIBLE
-    return Result(best["count"], format_solution(grid, squares), status, "auto", bound=best["bound"] or None, stats=stats)
+    status = Status.OPTIMAL if best.count <= best.bound else Status.FEASIBLE
+    return Result(best.count, format_solution(grid, squares), status, "auto", bound=best.bound or None, stats=stats)
 
 
 def _warm_kernels() -> None:
-    """Load the compiled kernels and the members' modules: in the parent before
-    forking, so forked workers start with them, and in each search member before its
-    clock starts (forkserver and Ray workers inherit nothing)."""
-    from puzzlelab.puzzles.tiling import lns, stripes  # noqa: F401
-    from puzzlelab.puzzles.tiling.beam import beam_tiling
-    from puzzlelab.puzzles.tiling.dp import solve_exact
-
+    """Load the compiled kernels: in the parent before forking, so forked workers start
+    with them, and in each search member before its clock starts (forkserver and Ray
+    workers inherit nothing)."""
     tiny = np.ones((3, 4), dtype=bool)
     tiny[1, 2] = False
     solve_exact(tiny)

@@ -24,7 +24,9 @@ import time
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, ProgressFn, Result, Status, no_progress
+from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
 from puzzlelab.puzzles.tiling.model import format_solution, orient, square_back
+from puzzlelab.puzzles.tiling.stripes import improve_by_stripes
 
 __all__ = ["beam_tiling", "greedy_tiling", "oriented_beam", "run_beam", "MarginSchedule"]
 
@@ -71,8 +73,6 @@ def beam_tiling(
     (count, squares (x, y, size), stats). `budget` drives the shrinking margins;
     `hard` (default: 1.5 times `budget` + 0.5 s) is when a sweep still running is
     abandoned for the greedy tiling."""
-    from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
-
     free = np.asarray(free, dtype=bool)
     if not free.any():
         return 0, [], {"peak_states": 0}
@@ -134,8 +134,6 @@ def run_beam(
     count, squares, stats = oriented_beam(free, orientation, margin, deviation, width, phase, progress)
     stats["beam_squares"] = count
     if stripes and squares:
-        from puzzlelab.puzzles.tiling.stripes import improve_by_stripes
-
         squares, info = improve_by_stripes(free, squares, budget=budget, progress=progress)
         count = len(squares)
         stats.update(info)

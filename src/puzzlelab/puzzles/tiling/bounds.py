@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from puzzlelab.puzzles.tiling.cpsat import candidate_squares
+
 __all__ = ["lp_lower_bound"]
 
 
@@ -19,8 +21,6 @@ def lp_lower_bound(free: np.ndarray, time_limit: float | None = None) -> int:
     """ceil of the LP relaxation's optimum (0 for a grid with no free cell); 0 when the
     LP did not solve within `time_limit` (a bound that is always valid)."""
     import highspy
-
-    from puzzlelab.puzzles.tiling.cpsat import candidate_squares
 
     free = np.asarray(free, dtype=bool)
     if not free.any():

@@ -22,15 +22,15 @@ from typing import Callable
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, ProgressFn, Result, Status, no_progress
+from puzzlelab.puzzles.tiling.beam import greedy_tiling
+from puzzlelab.puzzles.tiling.kernels import max_square_table
 from puzzlelab.puzzles.tiling.model import format_solution
 
-__all__ = ["cpsat_tiling", "run_cpsat", "candidate_squares"]
+__all__ = ["cpsat_tiling", "run_cpsat", "candidate_squares", "set_partition_model"]
 
 
 def candidate_squares(free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every square that fits on free cells: arrays x, y, size."""
-    from puzzlelab.puzzles.tiling.kernels import max_square_table
-
     largest = max_square_table(np.ascontiguousarray(free, dtype=np.uint8))
     ys, xs = np.nonzero(largest)
     counts = largest[ys, xs]
@@ -41,25 +41,11 @@ def candidate_squares(free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return x.astype(np.int64), y.astype(np.int64), size.astype(np.int64)
 
 
-def cpsat_tiling(
-    free: np.ndarray,
-    *,
-    budget: Budget | None = None,
-    threads: int = 0,
-    hint: list[tuple[int, int, int]] | None = None,
-    upper_bound: int | None = None,
-    seed: int = 0,
-    on_solution: Callable[[int, list[tuple[int, int, int]], int], None] | None = None,
-) -> tuple[Status, int | None, list[tuple[int, int, int]], int, dict]:
-    """Solve the set-partition model: (status, squares count, squares, lower bound,
-    stats). `on_solution(count, squares, bound)` sees every improving tiling."""
+def set_partition_model(free: np.ndarray, hint: list[tuple[int, int, int]] | None = None, upper_bound: int | None = None):
+    """The CP-SAT model of a grid with free cells: (model, chosen, (xs, ys, sizes)), one
+    Boolean of `chosen` per candidate square, the candidates as arrays."""
     from ortools.sat.python import cp_model
 
-    budget = budget or Budget()
-    free = np.asarray(free, dtype=bool)
-    started = time.perf_counter()
-    if not free.any():
-        return Status.OPTIMAL, 0, [], 0, {"variables": 0}
     height, width = free.shape
     xs, ys, sizes = candidate_squares(free)
     model = cp_model.CpModel()
@@ -83,6 +69,47 @@ def cpsat_tiling(
             model.AddHint(var, i in picked)
     if upper_bound is not None:
         model.Add(total <= int(upper_bound))
+    return model, chosen, (xs, ys, sizes)
+
+
+def _solve_until_cancelled(solver, model, watcher, budget: Budget) -> int:
+    """solver.Solve, stopped early when the Budget's cancel flag is raised."""
+    done = threading.Event()
+
+    def watch_cancel() -> None:
+        while not done.wait(0.05):
+            if budget.cancelled:
+                solver.StopSearch()
+                return
+
+    guard = threading.Thread(target=watch_cancel, daemon=True)
+    guard.start()
+    try:
+        return solver.Solve(model, watcher)
+    finally:
+        done.set()
+
+
+def cpsat_tiling(
+    free: np.ndarray,
+    *,
+    budget: Budget | None = None,
+    threads: int = 0,
+    hint: list[tuple[int, int, int]] | None = None,
+    upper_bound: int | None = None,
+    seed: int = 0,
+    on_solution: Callable[[int, list[tuple[int, int, int]], int], None] | None = None,
+) -> tuple[Status, int | None, list[tuple[int, int, int]], int, dict]:
+    """Solve the set-partition model: (status, squares count, squares, lower bound,
+    stats). `on_solution(count, squares, bound)` sees every improving tiling."""
+    from ortools.sat.python import cp_model
+
+    budget = budget or Budget()
+    free = np.asarray(free, dtype=bool)
+    started = time.perf_counter()
+    if not free.any():
+        return Status.OPTIMAL, 0, [], 0, {"variables": 0}
+    model, chosen, (xs, ys, sizes) = set_partition_model(free, hint, upper_bound)
     solver = cp_model.CpSolver()
     left = budget.seconds_left()
     if left != math.inf:
@@ -102,20 +129,7 @@ def cpsat_tiling(
                 on_solution(len(squares), squares, int(math.ceil(self.BestObjectiveBound() - 1e-6)))
 
     watcher = Watcher()
-    done = threading.Event()
-
-    def watch_cancel() -> None:  # the Budget's cancel flag stops the search
-        while not done.wait(0.05):
-            if budget.cancelled:
-                solver.StopSearch()
-                return
-
-    guard = threading.Thread(target=watch_cancel, daemon=True)
-    guard.start()
-    try:
-        code = solver.Solve(model, watcher)
-    finally:
-        done.set()
+    code = _solve_until_cancelled(solver, model, watcher, budget)
     stats = {
         "variables": len(chosen),
         "cpsat_status": solver.StatusName(code),
@@ -140,8 +154,6 @@ def run_cpsat(grid, *, budget: Budget, progress: ProgressFn = no_progress, seed:
     free = grid.free()
     start_squares = None
     if hint:
-        from puzzlelab.puzzles.tiling.beam import greedy_tiling
-
         _, start_squares = greedy_tiling(free)
 
     def report(count: int, squares, bound: int) -> None:

@@ -8,8 +8,9 @@ heuristic's too, with its margins), which without pruning is still exact: the li
 the number of frontier states a column holds (A242551 for a full rectangle: 67,635 at
 height 15, about 2.2 times more per extra row), i.e. memory and time, not the packing.
 
-`solve_exact` is the `dp` method's core: crop to the free cells' bounding box, turn the
-grid so the short side is the height, run, map the squares back.
+`solve_exact` is the `dp` method's core (its run function is `runners.run_dp`): crop
+to the free cells' bounding box, turn the grid so the short side is the height, run,
+map the squares back.
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, ProgressFn, no_progress
+from puzzlelab.puzzles.tiling import kernels, sweep
+from puzzlelab.puzzles.tiling.sweep import NO_UPPER, PACKED_MAX_HEIGHT, STATE_BYTES, PackedSweep
 
-__all__ = ["ColumnDP", "DPStopped", "solve_exact", "run_dp", "PACKED_MAX_HEIGHT", "bits_for"]
+__all__ = ["ColumnDP", "DPStopped", "solve_exact", "PACKED_MAX_HEIGHT", "bits_for"]
 
-PACKED_MAX_HEIGHT = 15
-STATE_BYTES = 12  # packed sweep: a uint64 state and an int32 parent link per state
-MEMO_ENTRIES = 1 << 21  # successor lists of the open-row patterns (all of height 15: 1,346,269)
 PROGRESS_EVERY_NS = 250_000_000
 
 
@@ -71,9 +71,6 @@ class ColumnDP:
     flush: list = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        from puzzlelab.puzzles.tiling import kernels
-
-        self.kernels = kernels
         self.free = np.ascontiguousarray(self.free, dtype=bool)
         self.height, self.width = self.free.shape
         self.largest = kernels.max_square_table(self.free.astype(np.uint8))
@@ -105,104 +102,66 @@ class ColumnDP:
     def _run_packed(self, budget: Budget, progress: ProgressFn) -> int:
         """The packed sweep: all columns in one kernel call (`packed_sweep`), back in
         Python only to report progress (about every quarter second) and, rarely, to grow
-        the state storage or the hash table. The table starts at 4,096 slots at most and
-        doubles when a column fills it; the storage starts at the most states the
-        columns can hold (A242551(height) each, the frontier shapes: a column with
-        blocked cells splits into independent parts and holds fewer), capped."""
-        from puzzlelab.puzzles.tiling import sweep as k
-        from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
-
-        control = budget.control
-        leaves_before = int(control[2])
+        the state storage or the hash table (`PackedSweep`)."""
+        leaves_before = budget.nodes
         started = time.monotonic()
         if budget.expired():
             raise DPStopped("budget", 0)
-        height, width = self.height, self.width
-        nibbles = np.zeros(width, dtype=np.uint64)
-        for y in range(height):
-            nibbles |= self.free[y].astype(np.uint64) << np.uint64(4 * y)
-        largest = np.ascontiguousarray(np.minimum(self.largest, PACKED_MAX_HEIGHT), dtype=np.int32)
-        bound = frontier_shape_count(max(height, 1))
-        # The table starts small and doubles when a column fills it (SWEEP_TABLE_FULL,
-        # that column redone): each column clears the whole table, which for the
-        # small windows that stripe and window re-solving send would cost more than
-        # the sweep itself.
-        slots = max(1 << 6, min(1 << 12, 1 << (bound * 4 // 3).bit_length()))
-        table = np.empty((slots, 2), dtype=np.uint64)
-        cost = np.zeros((2, slots * 3 // 4), dtype=np.int32)
-        max_states = int(self.max_memory_mb * 1e6 // STATE_BYTES)
-        capacity = min(width * bound + 1, 1 << 20, max_states)
-        keys = np.empty(capacity, dtype=np.uint64)
-        parents = np.empty(capacity, dtype=np.int32)
-        col_start = np.zeros(width + 1, dtype=np.int64)
-        memo = np.empty(MEMO_ENTRIES, dtype=np.uint64)
-        stamp = np.full(k.PATTERNS, -1, dtype=np.int64)
-        start = np.zeros(2 * k.PATTERNS, dtype=np.int64)
-        memo_state = np.array([0, 0, -1], dtype=np.int64)
-        self._flush = np.full((2, width), -1, dtype=np.int64)
-        side = max(1, min(height, PACKED_MAX_HEIGHT))
-        row_bound = k.row_bounds(self.free, side) if self.upper is not None else np.zeros((height, width + 16), dtype=np.int64)
-        upper = int(self.upper) if self.upper is not None else np.iinfo(np.int64).max // 4
+        work = PackedSweep.allocate(self)
         x = 0
-        while x < width:
-            yield_ns = time.monotonic_ns() + PROGRESS_EVERY_NS
-            status, at = k.packed_sweep(
-                nibbles, largest, x, keys, parents, col_start, cost, table, 64 - (slots.bit_length() - 1),
-                memo, stamp, start, memo_state, self._flush, row_bound, upper, control, yield_ns,
-            )  # fmt: skip
-            if status == k.SWEEP_STOPPED:
+        while x < self.width:
+            status, at = work.run_from(x, budget.control, time.monotonic_ns() + PROGRESS_EVERY_NS)
+            if status == sweep.SWEEP_STOPPED:
                 raise DPStopped("budget", at)
-            if status == k.SWEEP_EMPTY:  # `upper` was below the optimum: sweep again without it
-                upper = np.iinfo(np.int64).max // 4
+            if status == sweep.SWEEP_EMPTY:  # `upper` was below the optimum: sweep again without it
+                work.upper = NO_UPPER
                 self.upper = None
                 at = 0
-            elif status == k.SWEEP_TABLE_FULL:
-                slots *= 2
-                table = np.empty((slots, 2), dtype=np.uint64)
-                cost = np.concatenate([cost, np.zeros_like(cost)], axis=1)
-            elif status == k.SWEEP_STORAGE_FULL:
-                grown = min(2 * len(keys), max_states)
-                if grown <= len(keys):
-                    self.memory_bytes = int(col_start[at]) * STATE_BYTES
-                    raise DPStopped("memory", at)
-                keys = np.concatenate([keys, np.empty(grown - len(keys), dtype=np.uint64)])
-                parents = np.concatenate([parents, np.empty(grown - len(parents), dtype=np.int32)])
+            elif status == sweep.SWEEP_TABLE_FULL:
+                work.grow_table()
+            elif status == sweep.SWEEP_STORAGE_FULL and not work.grow_storage():
+                self.memory_bytes = int(work.col_start[at]) * STATE_BYTES
+                raise DPStopped("memory", at)
             x = at
-            if x > 0 and status == k.SWEEP_DONE:
-                n = int(col_start[x] - col_start[x - 1])
+            if x > 0 and status == sweep.SWEEP_DONE:
+                n = int(work.col_start[x] - work.col_start[x - 1])
                 progress(
                     Progress(
                         phase="column DP",
-                        message=f"column {x}/{width}",
+                        message=f"column {x}/{self.width}",
                         done=x,
-                        total=width,
-                        best=int(cost[(x - 1) & 1, :n].min()),
+                        total=self.width,
+                        best=int(work.cost[(x - 1) & 1, :n].min()),
                         stats={"states": n, "seconds": round(time.monotonic() - started, 2)},
                     )
                 )
-        counts = np.diff(col_start[: width + 1])
-        self.peak_states = int(counts.max(initial=0))
-        self.memory_bytes = int(col_start[width]) * STATE_BYTES
-        self._col_start = col_start
-        self._key_store, self._parent_store = keys, parents
-        self._keys = [keys[col_start[c] : col_start[c + 1]] for c in range(width)]
-        self._parents = [parents[col_start[c] : col_start[c + 1]] for c in range(width)]
-        self.flush = [(int(i), int(c)) if i >= 0 else None for i, c in self._flush.T] if self.record_flush else []
-        self.leaves = int(control[2]) - leaves_before
-        last = cost[(width - 1) & 1, : int(col_start[width] - col_start[width - 1])]
-        self.final_index = int(np.argmin(last))
-        self.cost = int(last[self.final_index])
+        self._keep_packed(work)
+        self.leaves = budget.nodes - leaves_before
         if self.upper is not None and self.cost > self.upper:
             # `upper` was below the optimum: what survived the bound need not be optimal
             self.upper = None
             return self._run_packed(budget, progress)
         return self.cost
 
+    def _keep_packed(self, work: PackedSweep) -> None:
+        """Keep a finished packed sweep's states and parent links per column, its flush
+        states, and the best final state."""
+        width, col_start = self.width, work.col_start
+        counts = np.diff(col_start[: width + 1])
+        self.peak_states = int(counts.max(initial=0))
+        self.memory_bytes = int(col_start[width]) * STATE_BYTES
+        self._keys = [work.keys[col_start[c] : col_start[c + 1]] for c in range(width)]
+        self._parents = [work.parents[col_start[c] : col_start[c + 1]] for c in range(width)]
+        self.flush = [(int(i), int(c)) if i >= 0 else None for i, c in work.flush.T] if self.record_flush else []
+        last = work.cost[(width - 1) & 1, : int(col_start[width] - col_start[width - 1])]
+        self.final_index = int(np.argmin(last))
+        self.cost = int(last[self.final_index])
+
     def _run_general(self, budget: Budget, progress: ProgressFn, schedule) -> int:
         """The multi-word step, one kernel call per column (heights past 15, and the
         beam heuristic with its margins)."""
         control = budget.control
-        leaves_before = int(control[2])
+        leaves_before = budget.nodes
         started = time.monotonic()
         states = np.zeros((1, self.words), dtype=np.uint64)
         cost = np.zeros(1, dtype=np.int32)
@@ -242,7 +201,7 @@ class ColumnDP:
                     stats={"states": len(cost), "seconds": round(time.monotonic() - started, 2)},
                 )
             )
-        self.leaves = int(control[2]) - leaves_before
+        self.leaves = budget.nodes - leaves_before
         self.final_index = int(np.argmin(cost))
         self.cost = int(cost[self.final_index])
         return self.cost
@@ -267,9 +226,8 @@ class ColumnDP:
         return buf
 
     def _step(self, states, cost, x, buf, control) -> tuple[int, int]:
-        k = self.kernels
         column = self.free[:, x]
-        n, used = k.general_column_step(
+        n, used = kernels.general_column_step(
             states,
             cost,
             len(cost),
@@ -350,6 +308,7 @@ class ColumnDP:
         return out
 
 
+
 def solve_exact(
     free: np.ndarray,
     budget: Budget | None = None,
@@ -375,9 +334,7 @@ def solve_exact(
     if work.shape[0] <= PACKED_MAX_HEIGHT:
         # a quick tiling's squares bound the branch and bound (decisive on open
         # areas such as full rectangles, where the row bounds are tight)
-        from puzzlelab.puzzles.tiling.sweep import greedy_count
-
-        bound = int(greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
+        bound = int(sweep.greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
         if upper is not None:
             bound = min(bound, int(upper))
     dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=bound)
@@ -398,25 +355,3 @@ def solve_exact(
     }
     return count, squares, stats
 
-
-def run_dp(grid, *, budget: Budget, progress: ProgressFn, seed: int = 0, max_memory_mb: float = 2000.0):
-    """The `dp` method: exact, or (out of time or memory) the greedy heuristic's answer
-    marked feasible, so a run never ends empty-handed."""
-    from puzzlelab.core.result import Result, Status
-    from puzzlelab.puzzles.tiling.model import format_solution
-
-    started = time.perf_counter()
-    try:
-        count, squares, stats = solve_exact(grid.free(), budget, progress, max_memory_mb)
-    except DPStopped as stop:
-        from puzzlelab.puzzles.tiling.beam import greedy_tiling
-
-        count, squares = greedy_tiling(grid.free())
-        stats = {"stopped": stop.reason, "stopped_at_column": stop.column, "fallback": "greedy"}
-        status = Status.FEASIBLE
-        bound = None
-    else:
-        status = Status.OPTIMAL
-        bound = count
-    stats["seconds"] = round(time.perf_counter() - started, 6)
-    return Result(count, format_solution(grid, squares), status, "dp", bound=bound, stats=stats)

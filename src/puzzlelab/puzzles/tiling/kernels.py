@@ -34,7 +34,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from puzzlelab.core.result import should_stop
+from puzzlelab.core.result import NODES, should_stop
 
 LOW_NIBBLES = np.uint64(0x1111111111111111)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -180,7 +180,7 @@ def general_column_step(
                         slot = table[h]
                         if slot == 0:
                             if n_out >= capacity or sq_used + depth > sq_capacity:
-                                control[2] -= leaves - (leaves & (STOP_EVERY - 1))
+                                control[NODES] -= leaves - (leaves & (STOP_EVERY - 1))
                                 return (-1 if n_out >= capacity else -3), 0
                             for k in range(words):
                                 out_states[n_out, k] = cur[k]
@@ -203,7 +203,7 @@ def general_column_step(
                         if same:
                             if cost < out_cost[j]:
                                 if sq_used + depth > sq_capacity:
-                                    control[2] -= leaves - (leaves & (STOP_EVERY - 1))
+                                    control[NODES] -= leaves - (leaves & (STOP_EVERY - 1))
                                     return -3, 0
                                 out_cost[j] = cost
                                 out_parent[j] = i
@@ -215,7 +215,7 @@ def general_column_step(
                             break
                         h = (h + one) & mask
                 if (leaves & (STOP_EVERY - 1)) == 0:
-                    control[2] += STOP_EVERY
+                    control[NODES] += STOP_EVERY
                     if should_stop(control):
                         return -2, 0
                 depth -= 1
@@ -243,7 +243,7 @@ def general_column_step(
             row_stack[depth + 1] = next_open[y + size]
             size_stack[depth + 1] = 0
             depth += 1
-    control[2] += leaves & (STOP_EVERY - 1)
+    control[NODES] += leaves & (STOP_EVERY - 1)
     return n_out, sq_used
 
 

@@ -20,6 +20,8 @@ import time
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, ProgressFn, no_progress
+from puzzlelab.puzzles.tiling.dp import DPStopped, solve_exact
+from puzzlelab.puzzles.tiling.model import orient, square_back
 
 __all__ = ["improve_by_random_windows", "random_window"]
 
@@ -55,9 +57,6 @@ def improve_by_random_windows(
     """Search until the budget ends or the tiling reaches `target` squares (a proven
     lower bound). Returns the best tiling and stats; `on_improve(squares)` sees each
     strictly better tiling."""
-    from puzzlelab.puzzles.tiling.dp import DPStopped, solve_exact
-    from puzzlelab.puzzles.tiling.model import orient, square_back
-
     rng = np.random.default_rng(seed)
     height, width = free.shape
     squares = list(squares)

@@ -18,7 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
+import numpy as np
+
+from puzzlelab.core import parallel
 from puzzlelab.core.result import Budget, Result, Status
+from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
+from puzzlelab.puzzles.tiling.model import Grid, format_solution
+from puzzlelab.puzzles.tiling.verify import check_result
 
 __all__ = ["RectangleAnswer", "rectangle_table", "strip_tilings", "table_rows"]
 
@@ -43,25 +49,18 @@ def _longest_per_short_side(ms: list[int], ns: list[int]) -> dict[int, int]:
 def _checked(m: int, n: int, count: int, strip_squares: list) -> RectangleAnswer:
     """The answer for the m x n rectangle from a tiling of the min x max strip,
     verified by the independent checker (raises WrongAnswer otherwise)."""
-    from puzzlelab.puzzles.tiling import PUZZLE
-    from puzzlelab.puzzles.tiling.model import Grid, format_solution
-
     squares = [tuple(map(int, s)) for s in strip_squares]
     if m > n:  # the DP ran on the n-row strip; the instance has m rows
         squares = [(y, x, s) for x, y, s in squares]
     grid = Grid.rectangle(n, m)
     result = Result(count, format_solution(grid, squares), Status.OPTIMAL, "dp", bound=count)
-    PUZZLE.check(grid, result)
+    check_result(grid, result)
     return RectangleAnswer(m, n, count, result)
 
 
 def strip_tilings(height: int, widths: list[int], max_memory_mb: float = 2000.0) -> dict[int, tuple[int, list]]:
     """One DP sweep of the full height x max(widths) strip: {w: (squares, tiling of the
     height x w rectangle)}. A batch task: its arguments and answer are plain data."""
-    import numpy as np
-
-    from puzzlelab.puzzles.tiling.dp import ColumnDP
-
     dp = ColumnDP(np.ones((height, max(widths)), dtype=bool), record_flush=True, max_memory_mb=max_memory_mb)
     dp.run()
     answers = {}
@@ -76,10 +75,6 @@ def rectangle_table(
 ) -> Iterator[RectangleAnswer]:
     """Verified answers for every (m, n), m in ms, n in ns, in that order, computed in
     this process (one sweep per short side, started when first needed)."""
-    import numpy as np
-
-    from puzzlelab.puzzles.tiling.dp import ColumnDP
-
     clock = Budget(budget)
     longest = _longest_per_short_side(ms, ns)
     runs: dict[int, ColumnDP] = {}
@@ -109,9 +104,6 @@ def table_rows(
     `strip_tilings` task per short side run by `parallel.map` on `backend` ('local'
     worker processes or 'ray' at `address`). Raises DPStopped when a strip did not
     finish (budget, memory, a lost worker)."""
-    from puzzlelab.core import parallel
-    from puzzlelab.puzzles.tiling.dp import DPStopped
-
     longest = _longest_per_short_side(ms, ns)
     wanted: dict[int, set[int]] = {h: set() for h in longest}
     for m in ms:

@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, ProgressFn, no_progress
+from puzzlelab.puzzles.tiling.dp import DPStopped, solve_exact
 
 __all__ = ["improve_by_stripes", "resolve_window", "stripe_windows"]
 
@@ -59,8 +60,6 @@ def resolve_window(
     """The tiling with the window re-solved exactly, or None when that gains nothing.
     `seen` remembers the sets of lifted squares already proven optimal, so a sweep
     repeated over unchanged parts costs nothing."""
-    from puzzlelab.puzzles.tiling.dp import solve_exact
-
     x0, y0, x1, y1 = window
     inside = [s for s in squares if s[0] >= x0 and s[1] >= y0 and s[0] + s[2] <= x1 and s[1] + s[2] <= y1]
     if len(inside) < 2:
@@ -98,8 +97,6 @@ def improve_by_stripes(
 ) -> tuple[list[Square], dict]:
     """Sweep stripes until a round gains nothing (at most `rounds` rounds) or the budget
     ends; returns the improved squares and stats. `on_improve(squares)` sees each gain."""
-    from puzzlelab.puzzles.tiling.dp import DPStopped
-
     budget = budget or Budget()
     height, width = free.shape
     squares = list(squares)

@@ -11,16 +11,27 @@ MaxSize, JumpTo) is described in `kernels.py`; what this module adds for speed:
   largest squares stay the same);
 - an exact branch and bound against the squares of a known tiling, with per-row lower
   bounds (`row_bounds`).
+
+`PackedSweep` holds the arrays the kernel works in and grows them when it asks
+(`dp.ColumnDP` drives it).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numba
 import numpy as np
 
 from puzzlelab.core.bits import ctz, monotonic_ns
-from puzzlelab.core.result import should_stop
+from puzzlelab.core.result import NODES, should_stop
 from puzzlelab.puzzles.tiling.kernels import GOLDEN, LOW_NIBBLES, STOP_EVERY, max_square_table
+from puzzlelab.puzzles.tiling.shapes import frontier_shape_count
+
+PACKED_MAX_HEIGHT = 15  # 4 bits a row in one uint64 (values 0..15)
+STATE_BYTES = 12  # a uint64 state and an int32 parent link per state
+MEMO_ENTRIES = 1 << 21  # successor lists of the open-row patterns (all of height 15: 1,346,269)
+NO_UPPER = np.iinfo(np.int64).max // 4  # the branch and bound's `upper` when none is known
 
 SIZE_SHIFT = np.uint64(60)  # successor-list entries: placed rows (60 bits) | squares << 60
 ROWS_MASK = np.uint64((1 << 60) - 1)
@@ -172,7 +183,7 @@ def packed_sweep(
         free = free_nibbles[x]
         n_out = 0
         leaves = 0
-        counted = 0  # leaves of this column already added to control[2]
+        counted = 0  # leaves of this column already added to control[NODES]
         bounded = False
         if x > 0:
             most = 0
@@ -227,7 +238,7 @@ def packed_sweep(
                         break
                     if there == empty:
                         if n_out >= limit or out_base + n_out >= storage:
-                            control[2] -= counted  # the column is redone
+                            control[NODES] -= counted  # the column is redone
                             return (SWEEP_TABLE_FULL if n_out >= limit else SWEEP_STORAGE_FULL), x
                         table[h, 0] = key
                         table[h, 1] = value
@@ -236,12 +247,12 @@ def packed_sweep(
                     h = (h + one) & mask
             leaves += pattern_start[p + PATTERNS] - pattern_start[p]
             if leaves >= STOP_EVERY:
-                control[2] += leaves
+                control[NODES] += leaves
                 counted += leaves
                 leaves = 0
                 if should_stop(control):
                     return SWEEP_STOPPED, x
-        control[2] += leaves
+        control[NODES] += leaves
         j = 0
         flush[0, x] = -1
         flush[1, x] = -1
@@ -306,3 +317,87 @@ def greedy_count(free):
                         covered[r, c] = True
                 count += 1
     return count
+
+
+@dataclass
+class PackedSweep:
+    """The arrays `packed_sweep` works in, and growing them when it asks.
+
+    The hash table starts at 4,096 slots at most and doubles when a column fills it
+    (SWEEP_TABLE_FULL, that column redone): each column clears the whole table, which
+    for the small windows that stripe and window re-solving send would cost more than
+    the sweep itself. The state storage starts at the most states the columns can hold
+    (A242551(height) each, the frontier shapes: a column with blocked cells splits into
+    independent parts and holds fewer), capped, and doubles up to the memory limit."""
+
+    nibbles: np.ndarray
+    largest: np.ndarray
+    slots: int
+    table: np.ndarray
+    cost: np.ndarray
+    keys: np.ndarray
+    parents: np.ndarray
+    col_start: np.ndarray
+    memo: np.ndarray
+    stamp: np.ndarray
+    start: np.ndarray
+    memo_state: np.ndarray
+    flush: np.ndarray
+    row_bound: np.ndarray
+    upper: int
+    max_states: int
+
+    @classmethod
+    def allocate(cls, dp) -> PackedSweep:
+        """The arrays for `dp` (a dp.ColumnDP with packed states)."""
+        height, width = dp.height, dp.width
+        nibbles = np.zeros(width, dtype=np.uint64)
+        for y in range(height):
+            nibbles |= dp.free[y].astype(np.uint64) << np.uint64(4 * y)
+        bound = frontier_shape_count(max(height, 1))
+        slots = max(1 << 6, min(1 << 12, 1 << (bound * 4 // 3).bit_length()))
+        max_states = int(dp.max_memory_mb * 1e6 // STATE_BYTES)
+        capacity = min(width * bound + 1, 1 << 20, max_states)
+        side = max(1, min(height, PACKED_MAX_HEIGHT))
+        known = dp.upper is not None
+        return cls(
+            nibbles=nibbles,
+            largest=np.ascontiguousarray(np.minimum(dp.largest, PACKED_MAX_HEIGHT), dtype=np.int32),
+            slots=slots,
+            table=np.empty((slots, 2), dtype=np.uint64),
+            cost=np.zeros((2, slots * 3 // 4), dtype=np.int32),
+            keys=np.empty(capacity, dtype=np.uint64),
+            parents=np.empty(capacity, dtype=np.int32),
+            col_start=np.zeros(width + 1, dtype=np.int64),
+            memo=np.empty(MEMO_ENTRIES, dtype=np.uint64),
+            stamp=np.full(PATTERNS, -1, dtype=np.int64),
+            start=np.zeros(2 * PATTERNS, dtype=np.int64),
+            memo_state=np.array([0, 0, -1], dtype=np.int64),
+            flush=np.full((2, width), -1, dtype=np.int64),
+            row_bound=row_bounds(dp.free, side) if known else np.zeros((height, width + 16), dtype=np.int64),
+            upper=int(dp.upper) if known else NO_UPPER,
+            max_states=max_states,
+        )
+
+    def run_from(self, x: int, control: np.ndarray, yield_ns: int) -> tuple[int, int]:
+        """Columns x, x+1, ... until done, stopped, full, or past `yield_ns`."""
+        status, at = packed_sweep(
+            self.nibbles, self.largest, x, self.keys, self.parents, self.col_start, self.cost, self.table,
+            64 - (self.slots.bit_length() - 1), self.memo, self.stamp, self.start, self.memo_state, self.flush,
+            self.row_bound, self.upper, control, yield_ns,
+        )  # fmt: skip
+        return int(status), int(at)
+
+    def grow_table(self) -> None:
+        self.slots *= 2
+        self.table = np.empty((self.slots, 2), dtype=np.uint64)
+        self.cost = np.concatenate([self.cost, np.zeros_like(self.cost)], axis=1)
+
+    def grow_storage(self) -> bool:
+        """Double the state storage within the memory limit; False when at the limit."""
+        grown = min(2 * len(self.keys), self.max_states)
+        if grown <= len(self.keys):
+            return False
+        self.keys = np.concatenate([self.keys, np.empty(grown - len(self.keys), dtype=np.uint64)])
+        self.parents = np.concatenate([self.parents, np.empty(grown - len(self.parents), dtype=np.int32)])
+        return True

@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from puzzlelab.core.result import Verdict
+from puzzlelab.core.puzzle import WrongAnswer
+from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.tiling.model import Grid, parse_squares
 
-__all__ = ["verify_tiling"]
+__all__ = ["verify_tiling", "check_result"]
 
 
 def verify_tiling(grid: Grid, solution: Any) -> Verdict:
@@ -70,6 +71,24 @@ def verify_tiling(grid: Grid, solution: Any) -> Verdict:
     }
     return Verdict(True, len(squares), f"{len(squares)} squares cover all {figures['free_cells']} free cells exactly once", figures)
 
+
+
+def check_result(grid: Grid, result: Result) -> Result:
+    """Attach the checker's verdict to a solver's result, as `Puzzle.check` does, for
+    the drivers below the Puzzle object (the A219158 table, the contest client); raises
+    WrongAnswer when the tiling is rejected or its count is not the solver's claim."""
+    verdict = verify_tiling(grid, result.solution)
+    if verdict.ok and result.value is not None and verdict.value != result.value:
+        verdict = Verdict(
+            ok=False,
+            value=verdict.value,
+            message=f"solver claims squares = {result.value}, checker counts {verdict.value}",
+            figures=verdict.figures,
+        )
+    result.verdict = verdict
+    if not verdict.ok:
+        raise WrongAnswer(f"tiling: method {result.method!r} returned a rejected solution: {verdict.message}")
+    return result
 
 def _who(squares: list[tuple[int, int, int]], c: int, r: int) -> str:
     for i, (x, y, size) in enumerate(squares):

@@ -1,0 +1,55 @@
+"""The matchsticks methods: names, summaries, options, and their run functions as lazy
+`"module:function"` references, so that loading the puzzle imports no search module
+and no numba kernel until a method runs."""
+
+from __future__ import annotations
+
+from puzzlelab.core.puzzle import Method, Option
+from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, FREE_BELOW, ROAM, WORKERS
+
+__all__ = ["METHODS"]
+
+METHODS: tuple[Method, ...] = (
+    Method(
+        "auto",
+        "bounds (diagonal, greedy), then the exhaustive search within the budget",
+        "puzzlelab.puzzles.matchsticks.auto:run_auto",
+        options=(ROAM, WORKERS),
+        exact=True,
+    ),
+    Method(
+        "full",
+        "exhaustive search from the best bound; proves optimality, can count optimal solutions, split/resume",
+        "puzzlelab.puzzles.matchsticks.full:run_full",
+        options=(
+            Option("max_added", "bool", False, "each size-t square adds at most 2t matches (restricted, not a proof)"),
+            COUNT,
+            Option("bound", "int", None, "search only answers of at most this many matches (skips the bound methods)", minimum=0),
+            WORKERS,
+            Option("subtrees", "int", 0, "cut the search into at least this many subtrees (0: automatic)", minimum=0, maximum=10_000_000),
+            Option("checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it"),
+            ROAM,
+            Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray")),
+            Option("address", "str", None, "ray cluster address (backend ray)"),
+        ),
+        exact=True,
+    ),
+    Method(
+        "diagonal",
+        "fast bound: squares of size >= free_below on the main diagonal (exact optimum of that restricted search)",
+        "puzzlelab.puzzles.matchsticks.diagonal:run_diagonal",
+        options=(FREE_BELOW, BOUND, COUNT, ROAM, WORKERS),
+    ),
+    Method(
+        "greedy",
+        "bound: each size only where it adds the fewest matches, all ties tried (exact optimum of that search)",
+        "puzzlelab.puzzles.matchsticks.greedy:run_greedy",
+        options=(
+            Option("slack", "int", 0, "also try placements adding up to this many matches more than the cheapest", minimum=0, maximum=16),
+            BOUND,
+            COUNT,
+            ROAM,
+            WORKERS,
+        ),
+    ),
+)

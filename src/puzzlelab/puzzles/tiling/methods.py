@@ -1,0 +1,55 @@
+"""The tiling methods: names, summaries, options, and their run functions as lazy
+`"module:function"` references (imported on first run: the solver modules pull in
+numba kernels, OR-Tools or HiGHS)."""
+
+from __future__ import annotations
+
+from puzzlelab.core.puzzle import Method, Option
+
+__all__ = ["METHODS", "BEAM_OPTIONS"]
+
+BEAM_OPTIONS = (
+    Option("margin", "int", 4, "Cost Margin: keep partial tilings within this many squares of a column's best", minimum=0, maximum=50),
+    Option("deviation", "int", 2, "Size Deviation: try squares up to this much smaller than the largest that fits", minimum=0, maximum=1000),
+    Option("width", "int", 100000, "most partial tilings kept per column (beam width)", minimum=1, maximum=10_000_000),
+    Option("orientation", "int", 0, "which of the 8 turns/flips of the grid to sweep (0 = as given)", minimum=0, maximum=7),
+    Option("stripes", "bool", False, "afterwards re-solve stripes of the answer exactly (write-up 2.2)"),
+)
+
+METHODS: tuple[Method, ...] = (
+    Method(
+        "auto",
+        "portfolio: beam + stripe re-solving on the 8 orientations, exact DP when the short side allows, "
+        "CP-SAT seeded with the best tiling; optimal when proven",
+        "puzzlelab.puzzles.tiling.auto:run_auto",
+        (
+            Option("workers", "int", 0, "worker processes (0 = PUZZLELAB_WORKERS or the CPU count)", minimum=0, maximum=256),
+            Option("margin", "int", 4, "the beam's starting Cost Margin (shrinks as the clock runs)", minimum=0, maximum=50),
+            Option("cpsat", "bool", False, "add a CP-SAT member (hinted with a quick heuristic tiling) to the portfolio"),
+        ),
+        exact=True,
+    ),
+    Method(
+        "dp",
+        "exact column DP (write-up section 1): packed uint64 states up to height 15, wider states beyond",
+        "puzzlelab.puzzles.tiling.runners:run_dp",
+        (Option("max_memory_mb", "float", 2000.0, "stop when the DP's stored states pass this many MB", minimum=1),),
+        exact=True,
+    ),
+    Method(
+        "beam",
+        "the write-up's heuristic column DP (Cost Margin, Size Deviation, MinSquares)",
+        "puzzlelab.puzzles.tiling.beam:run_beam",
+        BEAM_OPTIONS,
+    ),
+    Method(
+        "cpsat",
+        "set partition in OR-Tools CP-SAT: a Boolean per square that fits, each free cell covered once",
+        "puzzlelab.puzzles.tiling.cpsat:run_cpsat",
+        (
+            Option("threads", "int", 0, "CP-SAT search workers (0 = the CPU count)", minimum=0, maximum=64),
+            Option("hint", "bool", True, "start from the beam's greedy tiling (hint and upper bound)"),
+        ),
+        exact=True,
+    ),
+)

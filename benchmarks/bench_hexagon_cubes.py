@@ -25,7 +25,7 @@ from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.puzzles.hexagon.cubes import proof_formula, prove_below  # noqa: E402
-from puzzlelab.puzzles.hexagon.puzzle import level_table  # noqa: E402
+from puzzlelab.puzzles.hexagon.reference import level_table  # noqa: E402
 
 
 def single_call(n: int, level: int, bound: int) -> float:

@@ -14,7 +14,7 @@ from puzzlelab.core.store import Store
 from puzzlelab.puzzles.hexagon.cubes import Checkpoint, enumerate_cubes, guided_runs, proof_formula, prove_below, screen_cubes, split_cells
 from puzzlelab.puzzles.hexagon.model import edge_count, hexagon
 from puzzlelab.puzzles.hexagon.proof import check_counterexample
-from puzzlelab.puzzles.hexagon.puzzle import level_table
+from puzzlelab.puzzles.hexagon.reference import level_table
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 
 runner = CliRunner()

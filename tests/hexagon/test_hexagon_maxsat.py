@@ -10,7 +10,7 @@ from pysat.solvers import Solver
 from puzzlelab.puzzles.hexagon.cubes import enumerate_cubes, proof_formula, prove_below, screen_cubes, split_cells
 from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.puzzle import level_table
+from puzzlelab.puzzles.hexagon.reference import level_table
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 

@@ -138,7 +138,7 @@ def table(
     Example: puzzlelab hexagon table --orders 3..6
     """
     from puzzlelab.puzzles.hexagon.count import BudgetExceeded, level_minimum
-    from puzzlelab.puzzles.hexagon.puzzle import level_table
+    from puzzlelab.puzzles.hexagon.reference import level_table
 
     try:
         ns = parse_range(orders, "orders")
@@ -262,7 +262,7 @@ def prove(
         if not 1 <= level <= 5:
             raise InvalidInstance(f"level: expected 1..5, got {level}", "level")
         if raw is None:
-            from puzzlelab.puzzles.hexagon.puzzle import published_table
+            from puzzlelab.puzzles.hexagon.reference import published_table
 
             row = published_table().get(n)
             if row is None:

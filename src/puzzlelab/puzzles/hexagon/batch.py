@@ -40,7 +40,7 @@ SETTINGS = ("published", "portfolio", "unrestricted")
 def batch_settings(n: int, settings: str) -> list[dict[str, Any]]:
     """The sat option sets tried for order n under a batch `settings` name."""
     from puzzlelab.puzzles.hexagon.portfolio import portfolio_settings
-    from puzzlelab.puzzles.hexagon.puzzle import published_arguments
+    from puzzlelab.puzzles.hexagon.reference import published_arguments
 
     if settings == "published":
         return [dict(published_arguments(n))]
@@ -65,7 +65,7 @@ def _restricted(options: dict[str, Any]) -> bool:
 
 
 def _published_raw(n: int) -> int | None:
-    from puzzlelab.puzzles.hexagon.puzzle import published_table
+    from puzzlelab.puzzles.hexagon.reference import published_table
 
     row = published_table().get(n)
     return None if row is None else int(row["best_raw_score"])

@@ -27,7 +27,7 @@ PROOF_ORDERS = 12  # unrestricted lower-bound runs for n up to this
 
 def portfolio_settings(n: int) -> list[dict[str, Any]]:
     """The settings tried for order n, most promising first."""
-    from puzzlelab.puzzles.hexagon.puzzle import published_arguments
+    from puzzlelab.puzzles.hexagon.reference import published_arguments
 
     settings: list[dict[str, Any]] = []
 

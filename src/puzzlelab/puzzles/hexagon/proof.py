@@ -45,7 +45,7 @@ def _grid_of_score(n: int, raw: int, budget: float) -> Result:
     """The `sat` method with the published arguments, stopping at `raw`: a verified
     grid of exactly `raw` when it finds one."""
     from puzzlelab.puzzles.hexagon import PUZZLE
-    from puzzlelab.puzzles.hexagon.puzzle import published_arguments
+    from puzzlelab.puzzles.hexagon.reference import published_arguments
 
     return PUZZLE.solve(HexInstance(n), "sat", budget=budget, **dict(published_arguments(n), target=raw))
 

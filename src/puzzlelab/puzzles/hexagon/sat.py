@@ -30,13 +30,11 @@ from puzzlelab.core.result import Budget, Progress, Result, Status
 from puzzlelab.puzzles.hexagon.completion import complete_from_level4, split_sixes
 from puzzlelab.puzzles.hexagon.model import edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
-from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, PenaltyBound, descend
+from puzzlelab.puzzles.hexagon.sat_solver import DEFAULT_ENCODING, ENCODINGS, BoundedSolver, PenaltyBound, descend, penalty_estimate
 from puzzlelab.puzzles.hexagon.scoring import level_penalty, penalty_edges, upper_bound
 
 __all__ = ["ENCODINGS", "DEFAULT_ENCODING", "PenaltyBound", "sat_search", "given_grid", "complete_partial", "run_sat", "run_in_worker", "result_from_search", "result_from_worker"]
 
-ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
-DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
 TARGET_SHARE = 0.25  # of the time left, spent asking for a --target penalty at once: where that
 # call stalls (n = 10, -r 5 -I 6 -b 2), the descent needs the rest (728 in 714 s of a 900 s run)
 TARGET_CONFLICTS = 300_000  # and never more conflicts than this, however long the budget: the
@@ -45,20 +43,6 @@ TARGET_CONFLICTS = 300_000  # and never more conflicts than this, however long t
 # -r 4 -I 1 -b 1: no answer in 67 s, then the descent reached 6077 in 162 s). Counted in
 # conflicts, not seconds, so that a loaded machine does not cut off the n = 23 answer.
 ROUND_CONFLICTS = 50_000  # conflicts per round of a SAT call (a few seconds): progress, budget
-
-
-def penalty_estimate(n: int, top: int) -> int:
-    """The first bound to ask for: twice the published penalty plus a margin where known
-    (every level's optimum is at most the final one), else about 7 per unit of order.
-    Generous on purpose: the search then steps down one penalty at a time on a small
-    encoding, as the write-up's program did (asking for the published value at once
-    left n = 10 with -r 5 -I 6 -b 2 at raw 699 of 728 after 300 s)."""
-    from puzzlelab.puzzles.hexagon.puzzle import published_table
-
-    row = published_table().get(n)
-    if row is not None:
-        return 2 * int(row["penalty_edges"]) + 8
-    return max(0, round(7 * n))
 
 
 def complete_partial(n: int, partial: list[int], top: int, budget: Budget | None = None) -> tuple[list[int], int]:

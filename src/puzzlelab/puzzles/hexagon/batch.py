@@ -31,6 +31,11 @@ from typing import Any, Callable
 from puzzlelab.core.parallel import Task, default_workers, run_tasks
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
+from puzzlelab.puzzles.hexagon.portfolio import describe, portfolio_settings
+from puzzlelab.puzzles.hexagon.reference import published_arguments, published_raw
+from puzzlelab.puzzles.hexagon.sat import result_from_search, sat_search
+from puzzlelab.puzzles.hexagon.sat_summary import SatSummary
+from puzzlelab.puzzles.hexagon.verify import checked
 
 __all__ = ["SETTINGS", "batch_settings", "run_batch"]
 
@@ -38,37 +43,26 @@ SETTINGS = ("published", "portfolio", "unrestricted")
 
 
 def batch_settings(n: int, settings: str) -> list[dict[str, Any]]:
-    """The sat option sets tried for order n under a batch `settings` name."""
-    from puzzlelab.puzzles.hexagon.portfolio import portfolio_settings
-    from puzzlelab.puzzles.hexagon.reference import published_arguments
-
+    """The sat option sets tried for order n under a batch `settings` name, in the
+    keyword form (defaults left out)."""
     if settings == "published":
         return [dict(published_arguments(n))]
     if settings == "portfolio":
-        return [dict(options) for options in portfolio_settings(n)]
+        return [options.to_dict() for options in portfolio_settings(n)]
     if settings == "unrestricted":
         return [{}]
     raise ValueError(f"settings: expected one of {', '.join(SETTINGS)}, got {settings!r}")
 
 
-def _batch_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget | None = None, interim=None) -> dict[str, Any]:
+def _batch_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget | None = None, interim=None) -> SatSummary:
     """Worker side: one sat search (module-level so any backend can ship it by name).
     `budget`/`interim` come with context=True tasks; a backend that passes neither still
     gets the final summary (the search then runs until done or its `target`)."""
-    from puzzlelab.puzzles.hexagon.sat import sat_search
-
     return sat_search(n, options, seed=seed, budget=budget, report=interim)
 
 
 def _restricted(options: dict[str, Any]) -> bool:
     return options.get("ring") is not None or bool(options.get("break"))
-
-
-def _published_raw(n: int) -> int | None:
-    from puzzlelab.puzzles.hexagon.reference import published_table
-
-    row = published_table().get(n)
-    return None if row is None else int(row["best_raw_score"])
 
 
 def run_batch(
@@ -88,14 +82,10 @@ def run_batch(
     (the winning one), published, reached, seconds, solution (submission text), result
     (the verified Result). `on_order(row)` sees each row once its order is settled or
     the batch ends."""
-    from puzzlelab.puzzles.hexagon import PUZZLE
-    from puzzlelab.puzzles.hexagon.portfolio import describe
-    from puzzlelab.puzzles.hexagon.sat import result_from_search
-
     budget = budget if isinstance(budget, Budget) else Budget(float(budget))
     orders = list(dict.fromkeys(int(n) for n in orders))
     per_order = {n: batch_settings(n, settings) for n in orders}
-    records = {n: _published_raw(n) for n in orders}
+    records = {n: published_raw(n) for n in orders}
     descriptors: list[tuple[int, dict[str, Any]]] = []
     for rank in range(max(len(s) for s in per_order.values())):
         for n in orders:
@@ -108,16 +98,16 @@ def run_batch(
     state = {n: {"best": None, "options": {}, "lower": None, "reported": False} for n in orders}
     started = time.perf_counter()
 
-    def absorb(index: int, summary: dict[str, Any] | None) -> None:
+    def absorb(index: int, summary: SatSummary | None) -> None:
         if not summary:
             return
         n, options = descriptors[index]
         slot = state[n]
-        if summary.get("grid") is not None and (slot["best"] is None or summary["penalty"] < slot["best"]["penalty"]):
+        if summary.grid is not None and (slot["best"] is None or summary.penalty < slot["best"].penalty):
             slot["best"], slot["options"] = summary, options
-        if not summary.get("restricted") and summary.get("lower") is not None:
-            if slot["lower"] is None or summary["lower"] > slot["lower"]:
-                slot["lower"] = summary["lower"]
+        if not summary.restricted and summary.lower is not None:
+            if slot["lower"] is None or summary.lower > slot["lower"]:
+                slot["lower"] = summary.lower
 
     proof_wanted = {n: any(not _restricted(o) for o in per_order[n]) for n in orders}
 
@@ -126,9 +116,9 @@ def run_batch(
         best, lower = state[n]["best"], state[n]["lower"]
         if best is None:
             return False
-        if lower is not None and best["penalty"] <= lower:
+        if lower is not None and best.penalty <= lower:
             return True
-        return stop_at_record and not proof_wanted[n] and records[n] is not None and best["raw"] >= records[n]
+        return stop_at_record and not proof_wanted[n] and records[n] is not None and best.raw >= records[n]
 
     def row_for(n: int) -> dict[str, Any]:
         slot = state[n]
@@ -141,7 +131,7 @@ def run_batch(
                 result.stats["proven"] = f"optimal: penalty {result.stats['penalty']} found, no grid below {lower}"
             elif result.status is not Status.OPTIMAL:
                 result.status, result.bound = Status.FEASIBLE, edge_count(n) - lower
-        PUZZLE.check(HexInstance(n), result)  # raises WrongAnswer on a rejected grid
+        checked(HexInstance(n), result)  # raises WrongAnswer on a rejected grid
         return {
             "n": n,
             "raw": result.value,

@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, Result, Status
+from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import Hexagon, edge_count, format_grid, hexagon
+from puzzlelab.puzzles.hexagon.results import grid_figures
 
 __all__ = ["cell_order", "beam_plan", "beam_search", "run_beam"]
 
@@ -149,11 +151,7 @@ def beam_search(
 def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 2000, order: str = "spiral", spiral_radius: int = 3, levels: int = 5, restarts: int = 0) -> Result:
     """Method entry: beam runs with seeds seed, seed+1, ... while time is left (or
     `restarts` + 1 of them); the best completed grid wins."""
-    from puzzlelab.puzzles.hexagon.sat import complete_partial
-    from puzzlelab.puzzles.hexagon.scoring import penalty_edges
-
     n = instance.n
-    geometry = hexagon(n)
     started = time.perf_counter()
     best: tuple[int, list[int]] | None = None
     runs, run_seconds, failed = 0, [], 0
@@ -180,14 +178,11 @@ def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 
     seconds = time.perf_counter() - started
     if best is None:
         return Result(None, None, Status.UNKNOWN, "beam", stats={"seconds": round(seconds, 3), "runs": runs})
-    penalty, grid = best
-    edges = penalty_edges(geometry, grid)
-    raw = edge_count(n) - len(edges)
+    _, grid = best
+    raw, figures = grid_figures(n, grid)
     stats = {
         "seconds": round(seconds, 3),
-        "cell_sum": raw + geometry.cells,
-        "penalty": len(edges),
-        "penalty_edges": [[int(geometry.edges[e, 0]), int(geometry.edges[e, 1])] for e in edges],
+        **figures,
         "runs": runs,
         "width": width,
         "order": order,

@@ -22,9 +22,8 @@ from typing import Callable
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.completion import component_polynomials, five_plus_components, poly_mul
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.sat import penalty_estimate
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
-from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, descend
+from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, descend, penalty_estimate
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 
 __all__ = ["level_minimum", "enumerate_level", "count_solutions", "BudgetExceeded"]

@@ -117,7 +117,7 @@ def run_proof(
         report.update(settled=True, counterexample={"level_penalty": level_pen, "pattern": summary["counterexample"]["pattern"]})
         message = f"claim fails: a level-{level} grid with {level_pen} penalty edges exists (checked)"
         from puzzlelab.puzzles.hexagon import PUZZLE
-        from puzzlelab.puzzles.hexagon.sat import complete_partial
+        from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 
         full, _ = complete_partial(n, [min(int(v), level + 1) for v in grid], level, Budget(grid_budget))
         verdict = PUZZLE.verify(HexInstance(n), format_grid(n, full))

@@ -29,7 +29,7 @@ from common import OUT, write_json  # noqa: E402
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.puzzles.hexagon import PUZZLE  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import HexInstance  # noqa: E402
-from puzzlelab.puzzles.hexagon.puzzle import level_table, published_arguments, published_table  # noqa: E402
+from puzzlelab.puzzles.hexagon.reference import level_table, published_arguments, published_table  # noqa: E402
 
 
 def proof_level(n: int) -> int:

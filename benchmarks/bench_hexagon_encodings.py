@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
-from puzzlelab.puzzles.hexagon.sat import DEFAULT_ENCODING, sat_search  # noqa: E402
+from puzzlelab.puzzles.hexagon.sat import sat_search  # noqa: E402
+from puzzlelab.puzzles.hexagon.sat_solver import DEFAULT_ENCODING  # noqa: E402
 
 ENCODINGS = ("seqcounter", "totalizer", "mtotalizer", "cardnetwrk", "sortnetwrk")
 

@@ -27,7 +27,7 @@ from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.puzzles.hexagon.cubes import proof_formula, split_cells  # noqa: E402
 from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import hexagon  # noqa: E402
-from puzzlelab.puzzles.hexagon.puzzle import level_table  # noqa: E402
+from puzzlelab.puzzles.hexagon.reference import level_table  # noqa: E402
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding  # noqa: E402
 
 

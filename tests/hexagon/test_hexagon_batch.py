@@ -12,7 +12,7 @@ from puzzlelab.core.store import Store
 from puzzlelab.puzzles.hexagon import PUZZLE
 from puzzlelab.puzzles.hexagon.batch import batch_settings, run_batch
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
-from puzzlelab.puzzles.hexagon.puzzle import published_table
+from puzzlelab.puzzles.hexagon.reference import published_table
 
 runner = CliRunner()
 

@@ -8,7 +8,7 @@ import pytest
 from puzzlelab.puzzles.hexagon.completion import FIVE, OPEN, complete_from_level4, component_polynomials
 from puzzlelab.puzzles.hexagon.count import count_solutions, level_minimum
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.puzzle import level_table
+from puzzlelab.puzzles.hexagon.reference import level_table
 from puzzlelab.puzzles.hexagon.scoring import level_penalty, penalty_edges
 from puzzlelab.puzzles.hexagon.verify import rule_violation
 

@@ -11,10 +11,13 @@ from typer.testing import CliRunner
 from puzzlelab import cli
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.core.store import Store
-from puzzlelab.puzzles.hexagon.cubes import Checkpoint, enumerate_cubes, guided_runs, proof_formula, prove_below, screen_cubes, split_cells
+from puzzlelab.puzzles.hexagon.checkpoint import Checkpoint
+from puzzlelab.puzzles.hexagon.cube_proof import guided_runs, prove_below
+from puzzlelab.puzzles.hexagon.cubes import enumerate_cubes, proof_formula, split_cells
 from puzzlelab.puzzles.hexagon.model import edge_count, hexagon
 from puzzlelab.puzzles.hexagon.proof import check_counterexample
-from puzzlelab.puzzles.hexagon.puzzle import level_table
+from puzzlelab.puzzles.hexagon.reference import level_table
+from puzzlelab.puzzles.hexagon.refute import screen_cubes
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 
 runner = CliRunner()
@@ -226,7 +229,7 @@ def test_order_8_proven_optimal_by_cubes(tmp_path):
 def test_the_cover_check_accepts_the_cubes_and_catches_a_missing_one():
     """At the published level-3 minimum of n = 6 grids exist: the enumerated cubes
     cover them, and with a cube that holds a grid taken away the check names it."""
-    from puzzlelab.puzzles.hexagon.cubes import uncovered_pattern
+    from puzzlelab.puzzles.hexagon.cover import uncovered_pattern
 
     bound = level_table()[6][2]
     cubes = enumerate_cubes(6, 3, bound, 7)

@@ -7,10 +7,12 @@ import json
 import pytest
 from pysat.solvers import Solver
 
-from puzzlelab.puzzles.hexagon.cubes import enumerate_cubes, proof_formula, prove_below, screen_cubes, split_cells
+from puzzlelab.puzzles.hexagon.cube_proof import prove_below
+from puzzlelab.puzzles.hexagon.cubes import enumerate_cubes, proof_formula, split_cells
 from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.puzzle import level_table
+from puzzlelab.puzzles.hexagon.reference import level_table
+from puzzlelab.puzzles.hexagon.refute import screen_cubes
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 
@@ -82,7 +84,8 @@ def test_resplit_replaces_each_open_cube_by_its_pieces_and_forgets_the_screens()
     """The pieces of the open cubes are exactly the deeper cubes under them (the same
     propagation from the root), refuted cubes stay as they were, and the screening
     record is cleared: the pieces were never screened."""
-    from puzzlelab.puzzles.hexagon.cubes import Checkpoint, resplit_open
+    from puzzlelab.puzzles.hexagon.checkpoint import Checkpoint
+    from puzzlelab.puzzles.hexagon.cube_proof import resplit_open
 
     state = Checkpoint(None, {})
     state.cubes = enumerate_cubes(6, 3, 12, 5)

@@ -77,7 +77,7 @@ def test_upper_bounds():
     assert count_bound(3) == 52 and edge_count(3) == 42
     # v = 19 cells: two blocks of 1..7 (21 each) and five cells 1..5 (0+1+2+3+4)
     assert count_bound(3) == 2 * 21 + 10
-    from puzzlelab.puzzles.hexagon.puzzle import published_table
+    from puzzlelab.puzzles.hexagon.reference import published_table
 
     for n, row in published_table().items():
         assert int(row["best_raw_score"]) <= min(count_bound(n), edge_count(n))

@@ -9,7 +9,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Status
 from puzzlelab.puzzles.hexagon import PUZZLE
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
-from puzzlelab.puzzles.hexagon.puzzle import level_table, published_arguments, published_table
+from puzzlelab.puzzles.hexagon.reference import level_table, published_arguments, published_table
 from puzzlelab.puzzles.hexagon.sat import sat_search
 from puzzlelab.puzzles.hexagon.scoring import penalty_edges, raw_score
 from puzzlelab.puzzles.hexagon.verify import rule_violation

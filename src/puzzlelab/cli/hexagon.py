@@ -18,26 +18,32 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
 
+from puzzlelab.cli.errors import EXIT_NO_ANSWER, EXIT_OK, EXIT_WRONG_ANSWER, fail, user_errors
+from puzzlelab.core.interrupt import run_in_thread
+from puzzlelab.core.parallel import BACKENDS
 from puzzlelab.core.puzzle import InvalidInstance, parse_range
 from puzzlelab.core.result import Budget
+from puzzlelab.core.store import Store
+from puzzlelab.puzzles.hexagon import PUZZLE
+from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
+from puzzlelab.puzzles.hexagon.completion import split_sixes
+from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_solutions, level_minimum
+from puzzlelab.puzzles.hexagon.model import MAX_ORDER, HexInstance, edge_count, format_grid, grid_values, hexagon, parse_grids
+from puzzlelab.puzzles.hexagon.proof import run_proof
+from puzzlelab.puzzles.hexagon.reference import level_table, published_raw
+from puzzlelab.puzzles.hexagon.refute import REFUTE_METHODS
 
-EXIT_OK, EXIT_NO_ANSWER, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
+__all__ = ["COMMANDS", "count", "score", "table", "batch", "prove"]
 
 
 def _check_backend_and_budget(backend: str, budget: float) -> None:
     """The options every parallel verb shares (raises InvalidInstance naming the field)."""
-    from puzzlelab.core.parallel import BACKENDS
-
     if backend not in BACKENDS:
         raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
     if budget <= 0:
@@ -55,36 +61,27 @@ def count(
 
     Example: puzzlelab hexagon count 4
     """
-    from puzzlelab.puzzles.hexagon import PUZZLE
-    from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_solutions, level_minimum
-    from puzzlelab.puzzles.hexagon.model import HexInstance, format_grid
-
-    try:
+    with user_errors():
         wanted = parse_range(levels, "levels")
         if not 1 <= n <= 12:
             raise InvalidInstance("n: counting is for small orders, 1..12", "n")
         if any(not 1 <= k <= 6 for k in wanted):
             raise InvalidInstance("levels: expected levels between 1 and 6", "levels")
-        run_budget = Budget(budget)
+    run_budget = Budget(budget)
+
+    def show(level: int, minimum: int, total: int, seconds: float) -> None:
+        if not as_json:
+            typer.echo(f"n={n} level {level}: lowest penalty {minimum}, {total} grids  ({seconds:.2f} s)")
+
+    try:
         # The optimum itself is checked by the independent verifier first.
-        from puzzlelab.puzzles.hexagon.completion import split_sixes
-        from puzzlelab.puzzles.hexagon.model import hexagon
-
         _, grid = level_minimum(n, 5, budget=run_budget)
-        full = split_sixes(hexagon(n), grid)
-        verdict = PUZZLE.verify(HexInstance(n), format_grid(n, full))
+        verdict = PUZZLE.verify(HexInstance(n), format_grid(n, split_sixes(hexagon(n), grid)))
         if not verdict.ok:
-            _fail(f"internal error: optimum rejected by the checker: {verdict.message}", 3)
-
-        def show(level: int, minimum: int, total: int, seconds: float) -> None:
-            if not as_json:
-                typer.echo(f"n={n} level {level}: lowest penalty {minimum}, {total} grids  ({seconds:.2f} s)")
-
+            fail(f"internal error: optimum rejected by the checker: {verdict.message}", EXIT_WRONG_ANSWER)
         counts = count_solutions(n, wanted, budget=run_budget, on_level=show)
-    except InvalidInstance as exc:
-        _fail(str(exc))
     except BudgetExceeded as exc:
-        _fail(f"{exc} (raise --budget)", EXIT_NO_ANSWER)
+        fail(f"{exc} (raise --budget)", EXIT_NO_ANSWER)
     if as_json:
         typer.echo(json.dumps({"n": n, "levels": {str(k): {"penalty": p, "count": c} for k, (p, c) in counts.items()}}))
 
@@ -98,25 +95,17 @@ def score(
 
     Example: puzzlelab hexagon score submission.txt
     """
-    from puzzlelab.puzzles.hexagon import PUZZLE
-    from puzzlelab.puzzles.hexagon.model import HexInstance, grid_values, parse_grids
-
     text = sys.stdin.read() if file == "-" else (Path(file).read_text() if Path(file).is_file() else None)
     if text is None:
-        _fail(f"submission file {file}: no such file")
-    try:
+        fail(f"submission file {file}: no such file")
+    with user_errors():
         grids = parse_grids(text)
         rows = []
-        bad = 0
         for g, grid in enumerate(grids, start=1):
             where = f"grid {g}, " if len(grids) > 1 else ""
-            n, values = grid_values(grid, where=where)
+            n, _ = grid_values(grid, where=where)
             verdict = PUZZLE.verify(HexInstance(n), [list(r) for r in grid])
-            published = PUZZLE.published(str(n)) or {}
-            rows.append({"grid": g, "n": n, "ok": verdict.ok, "raw": verdict.value, "penalty": verdict.figures.get("penalty"), "published": published.get("value"), "message": verdict.message})
-            bad += not verdict.ok
-    except InvalidInstance as exc:
-        _fail(str(exc))
+            rows.append({"grid": g, "n": n, "ok": verdict.ok, "raw": verdict.value, "penalty": verdict.figures.get("penalty"), "published": published_raw(n), "message": verdict.message})
     if as_json:
         typer.echo(json.dumps(rows))
     else:
@@ -124,7 +113,7 @@ def score(
             status = "valid" if row["ok"] else "INVALID"
             pub = "" if row["published"] is None else f"  published best {row['published']}"
             typer.echo(f"grid {row['grid']} n={row['n']}: {status}  raw {row['raw']}  penalty {row['penalty']}{pub}  {'' if row['ok'] else row['message']}")
-    raise typer.Exit(EXIT_OK if not bad else EXIT_NO_ANSWER)
+    raise typer.Exit(EXIT_OK if all(row["ok"] for row in rows) else EXIT_NO_ANSWER)
 
 
 def table(
@@ -137,16 +126,11 @@ def table(
 
     Example: puzzlelab hexagon table --orders 3..6
     """
-    from puzzlelab.puzzles.hexagon.count import BudgetExceeded, level_minimum
-    from puzzlelab.puzzles.hexagon.puzzle import level_table
-
-    try:
+    with user_errors():
         ns = parse_range(orders, "orders")
-    except InvalidInstance as exc:
-        _fail(str(exc))
     out = []
     for n in ns:
-        row = {"n": n}
+        row: dict[str, Any] = {"n": n}
         for column, level in (("level1", 1), ("level2", 2), ("level3", 3), ("level4_5_6", 5)):
             try:
                 row[column], _ = level_minimum(n, level, budget=Budget(budget))
@@ -178,20 +162,13 @@ def batch(
 
     Example: puzzlelab hexagon batch --orders 7..12 --settings published --budget 120
     """
-    from puzzlelab.core.store import Store
-    from puzzlelab.puzzles.hexagon import PUZZLE
-    from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
-    from puzzlelab.puzzles.hexagon.model import MAX_ORDER
-
-    try:
+    with user_errors():
         ns = parse_range(orders, "orders")
         if not ns or any(not 1 <= n <= MAX_ORDER for n in ns):
             raise InvalidInstance(f"orders: expected orders between 1 and {MAX_ORDER}", "orders")
         if settings not in SETTINGS:
             raise InvalidInstance(f"settings: expected one of {', '.join(SETTINGS)}, got {settings!r}", "settings")
         _check_backend_and_budget(backend, budget)
-    except InvalidInstance as exc:
-        _fail(str(exc))
     address = address or os.environ.get("RAY_ADDRESS")
     missed = 0
 
@@ -203,23 +180,86 @@ def batch(
         missed += row["raw"] is None
         if as_json:
             typer.echo(json.dumps(row_json(row)))
-            return
-        if row["raw"] is None:
+        elif row["raw"] is None:
             typer.echo(f"n={row['n']:2d}: no grid within the budget")
-            return
-        mark = "reached" if row["reached"] else "below"
-        if row["published"] is not None and row["raw"] > row["published"]:
-            mark = "NEW RECORD"
-        typer.echo(
-            f"n={row['n']:2d}: raw {row['raw']}  penalty {row['penalty']}  [{row['status']}]  "
-            f"published {row['published']} ({mark})  {row['setting']}  {row['seconds']:.1f} s"
-        )
+        else:
+            mark = "reached" if row["reached"] else "below"
+            if row["published"] is not None and row["raw"] > row["published"]:
+                mark = "NEW RECORD"
+            typer.echo(
+                f"n={row['n']:2d}: raw {row['raw']}  penalty {row['penalty']}  [{row['status']}]  "
+                f"published {row['published']} ({mark})  {row['setting']}  {row['seconds']:.1f} s"
+            )
 
     try:
         run_batch(ns, settings=settings, budget=budget, seed=seed, workers=workers or None, stop_at_record=stop_at_record, backend=backend, address=address, on_order=show)
     except RuntimeError as exc:
-        _fail(str(exc), EXIT_NO_ANSWER)
+        fail(str(exc), EXIT_NO_ANSWER)
     raise typer.Exit(EXIT_OK if not missed else EXIT_NO_ANSWER)
+
+
+def _check_proof_options(n: int, raw: int | None, level: int, *, depth: int, screen_conflicts: int, screen_method: str, cube_method: str,
+                         screen_seconds: float, resplit_rounds: int, resplit: int, screen_levels: str | None) -> tuple[int, tuple[int, ...] | None]:
+    """(the claimed raw score, the levels to screen at or None for all), or
+    InvalidInstance naming the first bad option."""
+    if not 2 <= n <= MAX_ORDER:
+        raise InvalidInstance(f"n: expected an order between 2 and {MAX_ORDER}", "n")
+    if not 1 <= level <= 5:
+        raise InvalidInstance(f"level: expected 1..5, got {level}", "level")
+    if raw is None:
+        raw = published_raw(n)
+        if raw is None:
+            raise InvalidInstance(f"raw: no published score for n = {n}; give the claim with --raw", "raw")
+    if not 0 <= raw < edge_count(n):
+        raise InvalidInstance(f"raw: expected 0 <= raw < {edge_count(n)} (the edge count bounds every score), got {raw}", "raw")
+    if depth < 1:
+        raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
+    if screen_conflicts < 1:
+        raise InvalidInstance(f"screen-conflicts: expected a positive number of conflicts, got {screen_conflicts}", "screen-conflicts")
+    for option, method in (("screen-method", screen_method), ("cube-method", cube_method)):
+        if method not in REFUTE_METHODS:
+            raise InvalidInstance(f"{option}: expected one of {', '.join(REFUTE_METHODS)}, got {method!r}", option)
+    if screen_seconds < 0:
+        raise InvalidInstance(f"screen-seconds: expected 0 (no cap) or a positive number of seconds, got {screen_seconds}", "screen-seconds")
+    if resplit_rounds < 1:
+        raise InvalidInstance(f"resplit-rounds: expected at least 1 round, got {resplit_rounds}", "resplit-rounds")
+    if resplit < 0:
+        raise InvalidInstance(f"resplit: expected 0 (none) or a number of cells, got {resplit}", "resplit")
+    if screen_levels is None:
+        return raw, None
+    try:
+        levels = tuple(int(part) for part in screen_levels.replace(" ", "").split(",") if part)
+    except ValueError:
+        levels = ()
+    if not levels or any(not 1 <= at < level for at in levels):
+        raise InvalidInstance(f"screen-levels: expected comma-separated levels in 1..{level - 1}, got {screen_levels!r}", "screen-levels")
+    return raw, levels
+
+
+def _proof_progress(n: int, level: int, quiet: bool) -> Callable[[Any], None]:
+    """A line on standard error at most every 10 s while cubes remain (none when quiet)."""
+    last_shown = [0.0]
+
+    def show(summary) -> None:
+        if time.monotonic() - last_shown[0] < 10.0 and summary.open:
+            return
+        last_shown[0] = time.monotonic()
+        if not quiet:
+            typer.echo(
+                f"n={n} level {level} <= {summary.bound} penalties: {summary.refuted}/{summary.cubes} cubes refuted, "
+                f"{summary.seconds:.0f} s this run, {summary.total_seconds:.0f} s in all",
+                err=True,
+            )
+
+    return show
+
+
+def _cancel_on_interrupt(budget: Budget) -> Callable[[int], None]:
+    def on_interrupt(_count: int) -> None:
+        typer.echo("\ninterrupted: stopping the cubes (every refuted cube is in the checkpoint)", err=True)
+        budget.cancel()
+
+    return on_interrupt
 
 
 def prove(
@@ -228,9 +268,9 @@ def prove(
     level: Annotated[int, typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle.")] = 3,
     depth: Annotated[int, typer.Option(help="Cells nearest the centre whose 1s the cubes decide (more: more, smaller cubes).")] = 14,
     workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
-    split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; cubes.SPLIT_CONFLICTS).")] = 100_000,
+    split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; refute.SPLIT_CONFLICTS).")] = 100_000,
     screen: Annotated[bool, typer.Option(help="First refute the cubes that the lower levels' penalties alone rule out (a cheap pass per level).")] = True,
-    screen_conflicts: Annotated[int, typer.Option(help="Conflicts per cube in a screening pass; a resumed run with more screens the open cubes again (cubes.SCREEN_CONFLICTS).")] = 20_000,
+    screen_conflicts: Annotated[int, typer.Option(help="Conflicts per cube in a screening pass; a resumed run with more screens the open cubes again (refute.SCREEN_CONFLICTS).")] = 20_000,
     screen_method: Annotated[str, typer.Option(help="sat (CaDiCaL, --screen-conflicts per cube) or maxsat (a core-guided lower bound per cube, run to the end: for cubes CaDiCaL leaves open).")] = "sat",
     cube_method: Annotated[str, typer.Option(help="How the cubes at --level are refuted: sat (CaDiCaL, split when hard) or maxsat (a core-guided lower bound per cube).")] = "sat",
     screen_seconds: Annotated[float, typer.Option(help="Seconds at most for one cube's MaxSAT bound in a screening pass (0 = no cap).")] = 0.0,
@@ -246,99 +286,39 @@ def prove(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Prove that no grid of order N scores above RAW: no level-k grid has E - RAW - 1
-    or fewer penalty edges, split into cubes refuted side by side (hexagon/cubes.py).
+    or fewer penalty edges, split into cubes refuted side by side (hexagon/cube_proof.py).
     A run stopped by its budget or Ctrl-C keeps every refuted cube in its checkpoint;
     the same command resumes. Exit 0: proven (or a counterexample found and verified),
     1: not finished, 2: bad input.
 
     Example: puzzlelab hexagon prove 7 --raw 325 --level 3 --workers 2
     """
-    from puzzlelab.puzzles.hexagon.model import MAX_ORDER, edge_count
-    from puzzlelab.puzzles.hexagon.proof import run_proof
-
-    try:
-        if not 2 <= n <= MAX_ORDER:
-            raise InvalidInstance(f"n: expected an order between 2 and {MAX_ORDER}", "n")
-        if not 1 <= level <= 5:
-            raise InvalidInstance(f"level: expected 1..5, got {level}", "level")
-        if raw is None:
-            from puzzlelab.puzzles.hexagon.puzzle import published_table
-
-            row = published_table().get(n)
-            if row is None:
-                raise InvalidInstance(f"raw: no published score for n = {n}; give the claim with --raw", "raw")
-            raw = int(row["best_raw_score"])
-        if not 0 <= raw < edge_count(n):
-            raise InvalidInstance(f"raw: expected 0 <= raw < {edge_count(n)} (the edge count bounds every score), got {raw}", "raw")
-        if depth < 1:
-            raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
-        if screen_conflicts < 1:
-            raise InvalidInstance(f"screen-conflicts: expected a positive number of conflicts, got {screen_conflicts}", "screen-conflicts")
-        from puzzlelab.puzzles.hexagon.cubes import REFUTE_METHODS
-
-        if screen_method not in REFUTE_METHODS:
-            raise InvalidInstance(f"screen-method: expected one of {', '.join(REFUTE_METHODS)}, got {screen_method!r}", "screen-method")
-        if cube_method not in REFUTE_METHODS:
-            raise InvalidInstance(f"cube-method: expected one of {', '.join(REFUTE_METHODS)}, got {cube_method!r}", "cube-method")
-        if screen_seconds < 0:
-            raise InvalidInstance(f"screen-seconds: expected 0 (no cap) or a positive number of seconds, got {screen_seconds}", "screen-seconds")
-        if resplit_rounds < 1:
-            raise InvalidInstance(f"resplit-rounds: expected at least 1 round, got {resplit_rounds}", "resplit-rounds")
-        if resplit < 0:
-            raise InvalidInstance(f"resplit: expected 0 (none) or a number of cells, got {resplit}", "resplit")
-        levels_to_screen = None
-        if screen_levels is not None:
-            try:
-                levels_to_screen = tuple(int(part) for part in screen_levels.replace(" ", "").split(",") if part)
-            except ValueError:
-                levels_to_screen = ()
-            if not levels_to_screen or any(not 1 <= at < level for at in levels_to_screen):
-                raise InvalidInstance(f"screen-levels: expected comma-separated levels in 1..{level - 1}, got {screen_levels!r}", "screen-levels")
+    with user_errors():
+        raw, levels_to_screen = _check_proof_options(
+            n, raw, level, depth=depth, screen_conflicts=screen_conflicts, screen_method=screen_method, cube_method=cube_method,
+            screen_seconds=screen_seconds, resplit_rounds=resplit_rounds, resplit=resplit, screen_levels=screen_levels,
+        )
         if split_conflicts < 0:
             raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
         _check_backend_and_budget(backend, budget)
-    except InvalidInstance as exc:
-        _fail(str(exc))
     path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}.json"
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-
-    last_shown = [0.0]
-
-    def show(summary) -> None:
-        import time
-
-        if time.monotonic() - last_shown[0] < 10.0 and summary["open"]:
-            return
-        last_shown[0] = time.monotonic()
-        if not as_json:
-            typer.echo(
-                f"n={n} level {level} <= {summary['bound']} penalties: {summary['refuted']}/{summary['cubes']} cubes refuted, "
-                f"{summary['seconds']:.0f} s this run, {summary['total_seconds']:.0f} s in all",
-                err=True,
-            )
-
-    from puzzlelab.core.interrupt import run_in_thread
-
     run_budget = Budget(budget)
-
-    def on_interrupt(_count: int) -> None:
-        typer.echo("\ninterrupted: stopping the cubes (every refuted cube is in the checkpoint)", err=True)
-        run_budget.cancel()
-
-    try:
-        report = run_in_thread(
-            lambda: run_proof(n, raw, level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
-                              screen_method=screen_method, cube_method=cube_method, resplit=resplit, resplit_rounds=resplit_rounds, screen_seconds=screen_seconds or None, screen_levels=levels_to_screen, budget=run_budget, checkpoint=path,
-                              backend=backend, address=address, grid_budget=grid_budget, store=store, progress=show),
-            on_interrupt,
-        )
-    except ValueError as exc:
-        _fail(str(exc))
-    if as_json:
-        typer.echo(json.dumps(report))
-    else:
-        typer.echo(report["message"])
-    raise typer.Exit(EXIT_OK if report["settled"] else EXIT_NO_ANSWER)
+    options = dict(
+        level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
+        screen_method=screen_method, cube_method=cube_method, resplit=resplit, resplit_rounds=resplit_rounds, screen_seconds=screen_seconds or None,
+        screen_levels=levels_to_screen, budget=run_budget, checkpoint=path, backend=backend, address=address, grid_budget=grid_budget,
+        progress=_proof_progress(n, level, as_json),
+    )
+    with user_errors():
+        try:
+            report = run_in_thread(lambda: run_proof(n, raw, **options), _cancel_on_interrupt(run_budget))
+        except ValueError as exc:
+            fail(str(exc))
+        if store and report.record is not None:
+            Store().add(PUZZLE.name, str(n), report.record, PUZZLE.sense)
+    typer.echo(json.dumps(report.to_dict()) if as_json else report.message)
+    raise typer.Exit(EXIT_OK if report.settled else EXIT_NO_ANSWER)
 
 
 COMMANDS = {"count": count, "score": score, "table": table, "batch": batch, "prove": prove}

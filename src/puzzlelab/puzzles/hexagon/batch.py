@@ -32,6 +32,11 @@ from typing import Any, Callable
 from puzzlelab.core.parallel import Answer, Collector, Failure, Task, default_workers, solve_many
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
+from puzzlelab.puzzles.hexagon.portfolio import describe, portfolio_settings
+from puzzlelab.puzzles.hexagon.reference import published_arguments, published_raw
+from puzzlelab.puzzles.hexagon.sat import result_from_search, sat_search
+from puzzlelab.puzzles.hexagon.sat_summary import SatSummary
+from puzzlelab.puzzles.hexagon.verify import checked
 
 __all__ = ["SETTINGS", "batch_settings", "run_batch"]
 
@@ -39,37 +44,26 @@ SETTINGS = ("published", "portfolio", "unrestricted")
 
 
 def batch_settings(n: int, settings: str) -> list[dict[str, Any]]:
-    """The sat option sets tried for order n under a batch `settings` name."""
-    from puzzlelab.puzzles.hexagon.portfolio import portfolio_settings
-    from puzzlelab.puzzles.hexagon.puzzle import published_arguments
-
+    """The sat option sets tried for order n under a batch `settings` name, in the
+    keyword form (defaults left out)."""
     if settings == "published":
         return [dict(published_arguments(n))]
     if settings == "portfolio":
-        return [dict(options) for options in portfolio_settings(n)]
+        return [options.to_dict() for options in portfolio_settings(n)]
     if settings == "unrestricted":
         return [{}]
     raise ValueError(f"settings: expected one of {', '.join(SETTINGS)}, got {settings!r}")
 
 
-def _batch_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget | None = None, interim=None) -> dict[str, Any]:
+def _batch_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget | None = None, interim=None) -> SatSummary:
     """Worker side: one sat search (module-level so any backend can ship it by name).
     `budget`/`interim` come with context=True tasks; a backend that passes neither still
     gets the final summary (the search then runs until done or its `target`)."""
-    from puzzlelab.puzzles.hexagon.sat import sat_search
-
     return sat_search(n, options, seed=seed, budget=budget, report=interim)
 
 
 def _restricted(options: dict[str, Any]) -> bool:
     return options.get("ring") is not None or bool(options.get("break"))
-
-
-def _published_raw(n: int) -> int | None:
-    from puzzlelab.puzzles.hexagon.puzzle import published_table
-
-    row = published_table().get(n)
-    return None if row is None else int(row["best_raw_score"])
 
 
 def _queue(orders: list[int], per_order: dict[int, list[dict[str, Any]]], records: dict[int, int | None], stop_at_record: bool) -> list[tuple[int, dict[str, Any]]]:
@@ -105,18 +99,18 @@ class _Orders(Collector):
         self.answered: set[int] = set()
         self.started = time.perf_counter()
 
-    def interim(self, task: int, summary: dict[str, Any] | None) -> None:
+    def interim(self, task: int, summary: SatSummary | None) -> None:
         if not summary:
             return
         n, options = self.descriptors[task]
         slot = self.state[n]
-        if summary.get("grid") is not None and (slot["best"] is None or summary["penalty"] < slot["best"]["penalty"]):
+        if summary.grid is not None and (slot["best"] is None or summary.penalty < slot["best"].penalty):
             slot["best"], slot["options"] = summary, options
-        if not summary.get("restricted") and summary.get("lower") is not None:
-            if slot["lower"] is None or summary["lower"] > slot["lower"]:
-                slot["lower"] = summary["lower"]
+        if not summary.restricted and summary.lower is not None:
+            if slot["lower"] is None or summary.lower > slot["lower"]:
+                slot["lower"] = summary.lower
 
-    def finished(self, task: int, summary: dict[str, Any] | None) -> list[Answer]:
+    def finished(self, task: int, summary: SatSummary | None) -> list[Answer]:
         self.interim(task, summary)
         n = self.descriptors[task][0]
         return self._answer(n) if self._settled(n) else []
@@ -132,14 +126,12 @@ class _Orders(Collector):
         best, lower = self.state[n]["best"], self.state[n]["lower"]
         if best is None:
             return False
-        if lower is not None and best["penalty"] <= lower:
+        if lower is not None and best.penalty <= lower:
             return True
-        return self.stop_at_record and not self.proof_wanted[n] and self.records[n] is not None and best["raw"] >= self.records[n]
+        return self.stop_at_record and not self.proof_wanted[n] and self.records[n] is not None and best.raw >= self.records[n]
 
     def _answer(self, n: int) -> list[Answer]:
         """Order n's Result (once): the best grid, proven optimal where the lower bound meets it."""
-        from puzzlelab.puzzles.hexagon.sat import result_from_search
-
         if n in self.answered:
             return []
         self.answered.add(n)
@@ -157,8 +149,6 @@ class _Orders(Collector):
 
     def row(self, answer: Answer) -> dict[str, Any]:
         """The batch's row for a verified answer."""
-        from puzzlelab.puzzles.hexagon.portfolio import describe
-
         n, result, slot = answer.instance.n, answer.result, self.state[answer.instance.n]
         return {
             "n": n,
@@ -174,6 +164,22 @@ class _Orders(Collector):
             "solution": result.solution,
             "result": result,
         }
+
+
+class _Checker:
+    """What the shared driver asks of a puzzle here (the checker and the instance's
+    key), from verify.py alone: the batch sits below the Puzzle object."""
+
+    name = "hexagon"
+
+    def check(self, instance: HexInstance, result: Result) -> Result:
+        return checked(instance, result)  # raises WrongAnswer on a rejected grid
+
+    def instance_key(self, instance: HexInstance) -> str:
+        return str(instance.n)
+
+
+_CHECKER = _Checker()
 
 
 def run_batch(
@@ -193,13 +199,10 @@ def run_batch(
     (the winning one), published, reached, seconds, solution (submission text), result
     (the verified Result). `on_order(row)` sees each row once its order is settled or
     the batch ends."""
-    from puzzlelab.puzzles.hexagon import PUZZLE
-    from puzzlelab.puzzles.hexagon.portfolio import describe
-
     budget = budget if isinstance(budget, Budget) else Budget(float(budget))
     orders = list(dict.fromkeys(int(n) for n in orders))
     per_order = {n: batch_settings(n, settings) for n in orders}
-    records = {n: _published_raw(n) for n in orders}
+    records = {n: published_raw(n) for n in orders}
     descriptors = _queue(orders, per_order, records, stop_at_record)
     tasks = [Task(_batch_task, (n, options, seed), name=f"n={n} {describe(options)}", context=True) for n, options in descriptors]
     merge = _Orders(orders, descriptors, per_order, records, stop_at_record)
@@ -215,7 +218,7 @@ def run_batch(
             raise RuntimeError(f"batch task {failure.name} failed: {failure.error}")
 
     solve_many(
-        PUZZLE, tasks, merge, budget=budget, workers=workers or default_workers(), grace=0.5,
+        _CHECKER, tasks, merge, budget=budget, workers=workers or default_workers(), grace=0.5,
         backend=backend, address=address, on_result=report, on_failure=failed,
     )
     return [rows[n] for n in orders]

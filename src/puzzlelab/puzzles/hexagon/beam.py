@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, Result, Status
+from puzzlelab.puzzles.hexagon.fields import FieldsByName
+from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import Hexagon, edge_count, format_grid, hexagon
+from puzzlelab.puzzles.hexagon.results import grid_figures
 
-__all__ = ["cell_order", "beam_plan", "beam_search", "run_beam"]
+__all__ = ["cell_order", "BeamPlan", "beam_plan", "beam_search", "run_beam"]
 
 ORDERS = ("clock", "spiral", "rows")
 
@@ -42,8 +45,26 @@ def cell_order(geometry: Hexagon, order: str = "spiral", spiral_radius: int = 3)
     raise ValueError(f"order: expected one of {ORDERS}, got {order!r}")
 
 
-def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, int] | None = None) -> dict[str, Any]:
-    """The per-step arrays the kernel reads (see kernels.beam_kernel)."""
+@dataclass(frozen=True)
+class BeamPlan(FieldsByName):
+    """The per-step arrays the kernel reads (see kernels.beam_kernel): each step's cell
+    slot and its neighbours still to come, the earlier neighbours' slots and theirs, the
+    slots freed after the step, the values allowed (a bit mask); the frontier's size in
+    slots, and the cell order."""
+
+    own_slot: np.ndarray
+    own_rem: np.ndarray
+    prev_slot: np.ndarray
+    prev_rem: np.ndarray
+    close_slot: np.ndarray
+    allowed: np.ndarray
+    slots: int
+    order: list[int]
+
+
+def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, int] | None = None) -> BeamPlan:
+    """The plan of a beam over the cells in `order`: a cell's slot is reused once every
+    neighbour of it has been placed, so the frontier stays small."""
     steps = len(order)
     position = {c: i for i, c in enumerate(order)}
     own_slot = np.zeros(steps, dtype=np.int32)
@@ -84,16 +105,7 @@ def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, in
             mask &= 1 << (min(fixed[c], top + 1) - 1)
         allowed[i] = mask
         free.extend(closing)
-    return {
-        "own_slot": own_slot,
-        "own_rem": own_rem,
-        "prev_slot": prev_slot,
-        "prev_rem": prev_rem,
-        "close_slot": close_slot,
-        "allowed": allowed,
-        "slots": max(slots, 1),
-        "order": order,
-    }
+    return BeamPlan(own_slot, own_rem, prev_slot, prev_rem, close_slot, allowed, max(slots, 1), order)
 
 
 def beam_search(
@@ -118,16 +130,16 @@ def beam_search(
     cells = cell_order(geometry, order, spiral_radius)
     plan = beam_plan(geometry, cells, top, fixed)
     rng = np.random.default_rng(seed)
-    zobrist = rng.integers(0, np.iinfo(np.int64).max, size=(plan["slots"], 8, 64), dtype=np.int64).astype(np.uint64)
+    zobrist = rng.integers(0, np.iinfo(np.int64).max, size=(plan.slots, 8, 64), dtype=np.int64).astype(np.uint64)
     parent, value, penalty, count, done = beam_kernel(
-        plan["own_slot"],
-        plan["own_rem"],
-        plan["prev_slot"],
-        plan["prev_rem"],
-        plan["close_slot"],
-        plan["allowed"],
+        plan.own_slot,
+        plan.own_rem,
+        plan.prev_slot,
+        plan.prev_rem,
+        plan.close_slot,
+        plan.allowed,
         top,
-        plan["slots"],
+        plan.slots,
         width,
         zobrist,
         cutoff,
@@ -149,11 +161,7 @@ def beam_search(
 def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 2000, order: str = "spiral", spiral_radius: int = 3, levels: int = 5, restarts: int = 0) -> Result:
     """Method entry: beam runs with seeds seed, seed+1, ... while time is left (or
     `restarts` + 1 of them); the best completed grid wins."""
-    from puzzlelab.puzzles.hexagon.sat import complete_partial
-    from puzzlelab.puzzles.hexagon.scoring import penalty_edges
-
     n = instance.n
-    geometry = hexagon(n)
     started = time.perf_counter()
     best: tuple[int, list[int]] | None = None
     runs, run_seconds, failed = 0, [], 0
@@ -180,14 +188,11 @@ def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 
     seconds = time.perf_counter() - started
     if best is None:
         return Result(None, None, Status.UNKNOWN, "beam", stats={"seconds": round(seconds, 3), "runs": runs})
-    penalty, grid = best
-    edges = penalty_edges(geometry, grid)
-    raw = edge_count(n) - len(edges)
+    _, grid = best
+    raw, figures = grid_figures(n, grid)
     stats = {
         "seconds": round(seconds, 3),
-        "cell_sum": raw + geometry.cells,
-        "penalty": len(edges),
-        "penalty_edges": [[int(geometry.edges[e, 0]), int(geometry.edges[e, 1])] for e in edges],
+        **figures,
         "runs": runs,
         "width": width,
         "order": order,

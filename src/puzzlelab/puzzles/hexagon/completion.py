@@ -115,6 +115,25 @@ def poly_mul(a: list[int], b: list[int], cap: int) -> list[int]:
     return out
 
 
+def _node_cost(left: int | None, me: int, right: int | None) -> int | None:
+    """None when invalid; else the penalty charged at this node."""
+    if me == FIVE:
+        return 0
+    fives = (left == FIVE) + (right == FIVE)
+    if fives == 0:
+        return None
+    return 1 if fives == 2 else 0
+
+
+def _edge_weight(a: int, b: int) -> tuple[int, list[int]]:
+    """(level-5 cost, level-6 polynomial factor) of an edge."""
+    if a == FIVE and b == FIVE:
+        return 1, [1]
+    if a == OPEN and b == OPEN:
+        return 0, [2, 1]  # 6-7, 7-6 free; 6-6 costs one
+    return 0, [1]
+
+
 def component_polynomials(length: int, cycle: bool, cap: int) -> tuple[list[int], list[int]]:
     """(level-5 ways, level-6 ways) by extra penalty (coefficient k = ways costing k),
     for one path or cycle of 5+ cells, truncated at degree `cap`.
@@ -131,28 +150,11 @@ def component_polynomials(length: int, cycle: bool, cap: int) -> tuple[list[int]
         level5[0] = level6[0] = 1  # a lone 5+ cell is a 5 (a 6+ would have no 5)
         return level5, level6
 
-    def node_cost(left, me, right):
-        """None when invalid; else the penalty charged at this node."""
-        if me == FIVE:
-            return 0
-        fives = (left == FIVE) + (right == FIVE)
-        if fives == 0:
-            return None
-        return 1 if fives == 2 else 0
-
-    def edge_weight(a, b):
-        """(level-5 cost, level-6 polynomial factor) of an edge."""
-        if a == FIVE and b == FIVE:
-            return 1, [1]
-        if a == OPEN and b == OPEN:
-            return 0, [2, 1]  # 6-7, 7-6 free; 6-6 costs one
-        return 0, [1]
-
     # state: (first, second, prev, cur) -> (poly5, poly6)
     states: dict[tuple, tuple[list[int], list[int]]] = {}
     for a in labels:
         for b in labels:
-            cost, factor = edge_weight(a, b)
+            cost, factor = _edge_weight(a, b)
             if cost > cap:
                 continue
             p5 = [0] * (cost + 1)
@@ -164,10 +166,10 @@ def component_polynomials(length: int, cycle: bool, cap: int) -> tuple[list[int]
         for (first, second, prev, cur), (p5, p6) in states.items():
             for label in labels:
                 # `cur` now has both neighbours known: charge it.
-                cost_cur = node_cost(prev, cur, label)
+                cost_cur = _node_cost(prev, cur, label)
                 if cost_cur is None:
                     continue
-                cost_edge, factor = edge_weight(cur, label)
+                cost_edge, factor = _edge_weight(cur, label)
                 add = [0] * (cost_cur + cost_edge + 1)
                 add[cost_cur + cost_edge] = 1
                 q5 = poly_mul(p5, add, cap)
@@ -183,13 +185,13 @@ def component_polynomials(length: int, cycle: bool, cap: int) -> tuple[list[int]
         if cycle:
             if length == 2:
                 continue  # no 2-cycles in a simple graph
-            cost_edge, factor = edge_weight(cur, first)
-            cost_last = node_cost(prev, cur, first)
-            cost_first = node_cost(cur, first, second)
+            cost_edge, factor = _edge_weight(cur, first)
+            cost_last = _node_cost(prev, cur, first)
+            cost_first = _node_cost(cur, first, second)
         else:
             cost_edge, factor = 0, [1]
-            cost_last = node_cost(prev, cur, None)
-            cost_first = node_cost(None, first, second)
+            cost_last = _node_cost(prev, cur, None)
+            cost_first = _node_cost(None, first, second)
         if cost_last is None or cost_first is None:
             continue
         total = cost_edge + cost_last + cost_first

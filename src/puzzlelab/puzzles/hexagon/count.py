@@ -22,9 +22,8 @@ from typing import Callable
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.completion import component_polynomials, five_plus_components, poly_mul
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.sat import penalty_estimate
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
-from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, descend
+from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, descend, penalty_estimate
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 
 __all__ = ["level_minimum", "enumerate_level", "count_solutions", "BudgetExceeded"]
@@ -43,22 +42,24 @@ def level_minimum(n: int, level: int, *, budget: Budget | None = None, symmetry:
     budget = budget or Budget()
     geometry = hexagon(n)
     enc = HexEncoding(geometry, top=level, symmetry=symmetry)
-    best: dict = {}
+    best_grid: list[int] = []
+    best_penalty: int | None = None
     with BoundedSolver(enc.clauses, enc.count_lits, enc.n_vars, encoding) as solver:
         solver.solve(None)
 
         def found() -> int:
+            nonlocal best_grid, best_penalty
             grid = enc.decode(solver.model())
             penalty = level_penalty(geometry, grid, level)
-            if not best or penalty < best["penalty"]:
-                best.update(grid=grid, penalty=penalty)
+            if best_penalty is None or penalty < best_penalty:
+                best_grid, best_penalty = grid, penalty
             return penalty
 
         upper = found()
         lower, upper = descend(solver.solve, found, upper=upper, estimate=penalty_estimate(n, level), stop=budget.expired)
         if lower < upper:
             raise BudgetExceeded(f"n={n} level {level}: out of time between penalties {lower} and {upper}")
-        return best["penalty"], best["grid"]
+        return best_penalty, best_grid
 
 
 def enumerate_level(n: int, level: int, max_penalty: int, *, budget: Budget | None = None, limit: int | None = None) -> list[list[int]]:

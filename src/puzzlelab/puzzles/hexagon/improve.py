@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from dataclasses import dataclass, replace
 
 from puzzlelab.core.result import Budget, Progress, Result
+from puzzlelab.puzzles.hexagon.beam import beam_search
 from puzzlelab.puzzles.hexagon.completion import split_sixes
-from puzzlelab.puzzles.hexagon.model import Hexagon, edge_count, hexagon
+from puzzlelab.puzzles.hexagon.model import Hexagon, HexInstance, edge_count, hexagon
+from puzzlelab.puzzles.hexagon.results import feasible_result
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.sat_solver import PenaltyBound, new_solver
 from puzzlelab.puzzles.hexagon.scoring import penalty_edges
+from puzzlelab.puzzles.hexagon.verify import given_grid
+from puzzlelab.puzzles.hexagon.worker import run_in_worker
 
-__all__ = ["region_around", "resolve_region", "improve_search", "run_improve"]
+__all__ = ["region_around", "resolve_region", "ImproveSummary", "improve_search", "run_improve"]
 
 
 def region_around(geometry: Hexagon, centre: int, radius: int) -> list[int]:
@@ -69,42 +73,54 @@ def resolve_region(geometry: Hexagon, grid: list[int], region: list[int], budget
         solver.delete()
 
 
-def improve_search(n: int, start: list[int], *, radius: int, rounds: int, seed: int, budget: Budget, report=None) -> dict[str, Any]:
+@dataclass
+class ImproveSummary:
+    """The grid so far, its penalty, regions tried and improvements made."""
+
+    n: int
+    grid: list[int]
+    penalty: int
+    rounds: int = 0
+    improvements: int = 0
+    final: bool = False
+
+    @property
+    def raw(self) -> int:
+        return edge_count(self.n) - self.penalty
+
+
+def improve_search(n: int, start: list[int], *, radius: int, rounds: int, seed: int, budget: Budget, report=None) -> ImproveSummary:
+    """Re-solve regions of `radius` around random cells (half the time a penalty edge's
+    end) until `rounds` regions are tried (0: until the budget ends) or no penalty is left."""
     geometry = hexagon(n)
     rng = random.Random(seed)
-    grid = list(start)
-    penalty = len(penalty_edges(geometry, grid))
-    summary = {"n": n, "grid": grid, "penalty": penalty, "raw": edge_count(n) - penalty, "rounds": 0, "improvements": 0, "final": False}
+    summary = ImproveSummary(n, list(start), len(penalty_edges(geometry, start)))
     if report is not None:
-        report(dict(summary))
-    while not budget.expired() and (rounds == 0 or summary["rounds"] < rounds) and penalty > 0:
-        edges = penalty_edges(geometry, grid)
+        report(replace(summary))
+    while not budget.expired() and (rounds == 0 or summary.rounds < rounds) and summary.penalty > 0:
+        edges = penalty_edges(geometry, summary.grid)
         if edges and rng.random() < 0.5:
             centre = int(geometry.edges[rng.choice(edges), rng.randrange(2)])
         else:
             centre = rng.randrange(geometry.cells)
-        better = resolve_region(geometry, grid, region_around(geometry, centre, radius), budget)
-        summary["rounds"] += 1
+        better = resolve_region(geometry, summary.grid, region_around(geometry, centre, radius), budget)
+        summary.rounds += 1
         if better is not None:
             new_penalty = len(penalty_edges(geometry, better))
-            if new_penalty < penalty:
-                grid, penalty = better, new_penalty
-                summary.update(grid=grid, penalty=penalty, raw=edge_count(n) - penalty)
-                summary["improvements"] += 1
+            if new_penalty < summary.penalty:
+                summary.grid, summary.penalty = better, new_penalty
+                summary.improvements += 1
                 if report is not None:
-                    report(dict(summary))
-    summary["final"] = True
+                    report(replace(summary))
+    summary.final = True
     return summary
 
 
-def _improve_task(n, start, options, seed, *, budget, interim):
-    return improve_search(n, start, seed=seed, budget=budget, report=interim, **options)
+def _improve_task(n: int, start: list[int], radius: int, rounds: int, seed: int, *, budget: Budget, interim) -> ImproveSummary:
+    return improve_search(n, start, radius=radius, rounds=rounds, seed=seed, budget=budget, report=interim)
 
 
-def run_improve(instance, *, budget: Budget, progress, seed: int = 0, radius: int = 3, rounds: int = 0) -> Result:
-    from puzzlelab.puzzles.hexagon.beam import beam_search
-    from puzzlelab.puzzles.hexagon.sat import given_grid, result_from_worker, run_in_worker
-
+def run_improve(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, radius: int = 3, rounds: int = 0) -> Result:
     n = instance.n
     started = time.perf_counter()
     start = given_grid(instance, "to improve")
@@ -113,16 +129,16 @@ def run_improve(instance, *, budget: Budget, progress, seed: int = 0, radius: in
     else:
         found = beam_search(n, width=200, order="spiral", top=5, seed=seed, budget=budget.sub(fraction=0.3))
         if not found:
-            return result_from_worker(n, None, "improve", time.perf_counter() - started)
+            return feasible_result(n, None, "improve", time.perf_counter() - started)
         start = split_sixes(hexagon(n), found[0][1])
         origin = "beam width 200"
     start_penalty = len(penalty_edges(hexagon(n), start))
 
-    def on_interim(value):
-        progress(Progress(phase="improve", message=f"round {value['rounds']}", best=value["raw"]))
+    def on_interim(summary: ImproveSummary) -> None:
+        progress(Progress(phase="improve", message=f"round {summary.rounds}", best=summary.raw))
 
-    summary = run_in_worker(_improve_task, (n, start, {"radius": radius, "rounds": rounds}, seed), budget, on_interim)
-    if summary is None:
-        summary = {"grid": start}
-    extra = {"start": origin, "start_penalty": start_penalty, "rounds": summary.get("rounds"), "improvements": summary.get("improvements")}
-    return result_from_worker(n, summary, "improve", time.perf_counter() - started, extra)
+    summary = run_in_worker(_improve_task, (n, start, radius, rounds, seed), budget, on_interim)
+    rounds_done, improvements = (None, None) if summary is None else (summary.rounds, summary.improvements)
+    extra = {"start": origin, "start_penalty": start_penalty, "rounds": rounds_done, "improvements": improvements}
+    grid = start if summary is None else summary.grid
+    return feasible_result(n, grid, "improve", time.perf_counter() - started, extra)

@@ -7,13 +7,11 @@ checks. Value: the contest's raw score (cell sum minus cell count), maximised.
 
 from __future__ import annotations
 
-import csv
-import functools
-from importlib import resources
 from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance, Puzzle
 from puzzlelab.core.result import Result, Verdict
+from puzzlelab.puzzles.hexagon.methods import METHODS
 from puzzlelab.puzzles.hexagon.model import (
     MAX_ORDER,
     HexInstance,
@@ -23,42 +21,11 @@ from puzzlelab.puzzles.hexagon.model import (
     grid_values,
     parse_grids,
 )
+from puzzlelab.puzzles.hexagon.reference import published_table
+from puzzlelab.puzzles.hexagon.render import render_svg, render_text
+from puzzlelab.puzzles.hexagon.verify import verify_grid
 
 CATALOG_ORDERS = range(1, 28)
-
-
-@functools.lru_cache(maxsize=None)
-def published_table() -> dict[int, dict[str, str]]:
-    """best_scores.tsv shipped with the package: n -> its row."""
-    text = resources.files("puzzlelab.puzzles.hexagon").joinpath("data/best_scores.tsv").read_text()
-    rows = csv.DictReader((line for line in text.splitlines() if not line.startswith("#")), delimiter="\t")
-    return {int(row["n"]): row for row in rows}
-
-
-@functools.lru_cache(maxsize=None)
-def level_table() -> dict[int, tuple[int, int, int, int]]:
-    """level_penalties.tsv: n -> lowest penalty through levels 1, 2, 3 and 4-6."""
-    text = resources.files("puzzlelab.puzzles.hexagon").joinpath("data/level_penalties.tsv").read_text()
-    rows = csv.DictReader((line for line in text.splitlines() if not line.startswith("#")), delimiter="\t")
-    return {int(r["n"]): (int(r["level1"]), int(r["level2"]), int(r["level3"]), int(r["level4_5_6"])) for r in rows}
-
-
-def published_arguments(n: int) -> dict[str, Any]:
-    """The published SAT program's arguments for n as our `sat` options
-    ('-r 4 -I 1 -b 2 -O 4,5' -> {'ring': 4, 'inner': 1, 'break': 2, 'allow_at': (4, 5)}).
-    An -I without -r (n = 6) bounds nothing and is dropped."""
-    row = published_table().get(n)
-    if row is None:
-        return {}
-    words = row["published_sat_arguments"].split()
-    names = {"-r": "ring", "-I": "inner", "-b": "break", "-O": "allow_at"}
-    options: dict[str, Any] = {}
-    for flag, value in zip(words[::2], words[1::2]):
-        if flag in names:
-            options[names[flag]] = tuple(int(v) for v in value.split(",")) if flag == "-O" else int(value)
-    if "inner" in options and "ring" not in options:
-        del options["inner"]  # n=6 lists '-I 4' without '-r': no ring, so no inner part to bound
-    return options
 
 
 def _order(value: Any, field: str = "n") -> int:
@@ -88,10 +55,7 @@ class HexagonPuzzle(Puzzle):
     tour_budget = 10.0
 
     def __init__(self) -> None:
-        super().__init__()
-        from puzzlelab.puzzles.hexagon import methods
-
-        methods.register(self)
+        super().__init__(METHODS)
 
     def warm_up(self) -> None:
         """The beam search's kernels, on order 3 (the tour's `auto` proves order 4 by SAT
@@ -172,16 +136,10 @@ class HexagonPuzzle(Puzzle):
 
     # ---------------------------------------------------------------- checking, pictures
     def verify(self, instance: HexInstance, solution: Any) -> Verdict:
-        from puzzlelab.puzzles.hexagon.verify import verify_grid
-
         return verify_grid(instance, solution)
 
     def render_svg(self, instance: HexInstance, result: Result | None) -> str:
-        from puzzlelab.puzzles.hexagon.render import render_svg
-
         return render_svg(instance, result)
 
     def render_text(self, instance: HexInstance, result: Result | None) -> str | None:
-        from puzzlelab.puzzles.hexagon.render import render_text
-
         return render_text(instance, result)

@@ -10,6 +10,7 @@ from puzzlelab.core.result import Result
 from puzzlelab.core.svg import Svg
 from puzzlelab.puzzles.hexagon.model import HexInstance, hexagon
 from puzzlelab.puzzles.hexagon.scoring import penalty_edges
+from puzzlelab.puzzles.hexagon.verify import read_solution
 
 # A colour per value 1..7 (light enough for black digits); anything else grey.
 VALUE_COLOURS = {1: "#4477aa", 2: "#66ccee", 3: "#228833", 4: "#ccbb44", 5: "#ee8866", 6: "#dd77aa", 7: "#ffffff"}
@@ -17,8 +18,6 @@ PENALTY = "#d62728"
 
 
 def _values(instance: HexInstance, result: Result | None):
-    from puzzlelab.puzzles.hexagon.verify import read_solution
-
     if result is not None and result.solution is not None:
         try:
             return read_solution(instance.n, result.solution)

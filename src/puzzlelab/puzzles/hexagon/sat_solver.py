@@ -17,9 +17,14 @@ from __future__ import annotations
 import random
 from typing import Callable, Sequence
 
-__all__ = ["SOLVER", "new_solver", "solve_in_rounds", "PenaltyBound", "BoundedSolver"]
+from puzzlelab.puzzles.hexagon.reference import published_penalty
+
+__all__ = ["SOLVER", "ENCODINGS", "DEFAULT_ENCODING", "new_solver", "solve_in_rounds", "PenaltyBound", "BoundedSolver", "descend", "penalty_estimate"]
 
 SOLVER = "cadical195"
+# PySAT's cardinality encodings (pysat.card.EncType), any of which can bound the penalty.
+ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer", "ladder")
+DEFAULT_ENCODING = "totalizer"  # chosen by measurement: benchmarks/bench_hexagon_encodings.py
 
 
 def new_solver(clauses, seed: int = 0):
@@ -179,3 +184,15 @@ def descend(
                 on_unsat(lower)
         guess = next_guess(lower, upper, None)
     return lower, upper
+
+
+def penalty_estimate(n: int, top: int) -> int:
+    """The first bound `descend` asks for: twice the published penalty plus a margin
+    where known (every level's optimum is at most the final one), else about 7 per unit
+    of order. Generous on purpose: the search then steps down one penalty at a time on a
+    small encoding, as the write-up's program did (asking for the published value at
+    once left n = 10 with -r 5 -I 6 -b 2 at raw 699 of 728 after 300 s)."""
+    penalty = published_penalty(n)
+    if penalty is not None:
+        return 2 * penalty + 8
+    return max(0, round(7 * n))

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from puzzlelab.core.puzzle import InvalidInstance
-from puzzlelab.core.result import Verdict
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
+from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, grid_values, hexagon, parse_grids
 from puzzlelab.puzzles.hexagon.scoring import cell_sum, count_bound, penalty_edges
 
-__all__ = ["verify_grid", "rule_violation", "read_solution"]
+__all__ = ["verify_grid", "rule_violation", "read_solution", "given_grid", "checked"]
 
 
 def read_solution(n: int, solution: Any) -> tuple[int, ...]:
@@ -73,3 +73,33 @@ def verify_grid(instance: HexInstance, solution: Any) -> Verdict:
     if len(penalties) + raw != edges:
         return Verdict(False, raw, f"penalty {len(penalties)} + raw score {raw} != {edges} edges", figures)
     return Verdict(True, raw, f"valid; raw score {raw}, cell sum {total}, {len(penalties)} penalty edges", figures)
+
+
+def given_grid(instance: HexInstance, purpose: str) -> list[int] | None:
+    """The instance's grid as cell values, None when none was given; a grid that breaks
+    the rule is refused (the parser keeps such grids so `verify` can report them)."""
+    if instance.start is None:
+        return None
+    values = [int(v) for v in instance.start]
+    problem = rule_violation(instance.n, values)
+    if problem:
+        raise InvalidInstance(f"grid: not a valid grid {purpose}: {problem}", "grid")
+    return values
+
+
+def checked(instance: HexInstance, result: Result) -> Result:
+    """`result` with this checker's verdict attached, the check `Puzzle.check` makes
+    after `solve`, for the drivers below the puzzle object (batch, prove) that build
+    Results themselves; raises WrongAnswer when a grid is rejected or its raw score is
+    not the one claimed."""
+    if result.solution is None:
+        result.verdict = Verdict(ok=False, value=None, message="no solution to check")
+        return result
+    verdict = verify_grid(instance, result.solution)
+    if verdict.ok and result.value is not None and verdict.value != result.value:
+        message = f"solver claims raw score = {result.value}, checker counts {verdict.value}"
+        verdict = Verdict(ok=False, value=verdict.value, message=message, figures=verdict.figures)
+    result.verdict = verdict
+    if not verdict.ok:
+        raise WrongAnswer(f"hexagon: method {result.method!r} returned a rejected solution: {verdict.message}")
+    return result

@@ -1,0 +1,97 @@
+"""A cube-and-conquer proof's state on disk, so that a proof of hours survives a stop
+and the same command resumes it (cube_proof.py).
+
+The file (JSON) holds the question (n, level, bound, depth, symmetry and the formula's
+digest), the cubes, the refuted cubes, the seconds spent in all, the screening passes
+done and whether every cube is refuted. A checkpoint of another question is refused.
+The format is the one `proofs/` holds: CHECKPOINT_VERSION changes with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Checkpoint", "CHECKPOINT_VERSION"]
+
+CHECKPOINT_VERSION = 1
+
+
+class Checkpoint:
+    """The proof's state: question, cubes, refuted cubes, time spent, and the screening
+    passes done, as [level, conflicts per cube] (0: a MaxSAT pass, then its cap in
+    seconds per cube if it had one); a resumed run skips a pass that an earlier one at
+    the same level covers. `path` None keeps the state in memory only."""
+
+    def __init__(self, path: str | os.PathLike | None, question: dict[str, Any]):
+        self.path = None if path is None else Path(path)
+        self.question = question
+        self.cubes: list[str] | None = None
+        self.refuted: set[str] = set()
+        self.seconds = 0.0
+        self.screened: list[list[float]] = []
+        if self.path is not None and self.path.exists():
+            self._load()
+
+    def _load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"checkpoint {self.path}: not a readable proof checkpoint ({exc})") from exc
+        theirs = {k: data.get(k) for k in self.question}
+        if data.get("version") != CHECKPOINT_VERSION or theirs != self.question:
+            raise ValueError(f"checkpoint {self.path}: it belongs to another question {theirs}, not {self.question}")
+        self.cubes = list(data["cubes"])
+        self.refuted = set(data["refuted"]) & set(self.cubes)
+        self.seconds = float(data.get("seconds", 0.0))
+        self.screened = [[int(done[0]), int(done[1]), *map(float, done[2:])] for done in data.get("screened", [])]
+
+    def save(self, spent: float = 0.0) -> None:
+        """Write the state; `spent` = seconds of the run in progress, added to the total."""
+        if self.path is None:
+            return
+        data = dict(self.question, version=CHECKPOINT_VERSION, seconds=round(self.seconds + spent, 1))
+        data.update(cubes=self.cubes, refuted=sorted(self.refuted), screened=self.screened, proven=self.proven)
+        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, self.path)
+
+    def split(self, parent: str, children: list[str]) -> None:
+        """Replace a cube by its extensions (which cover it), in place."""
+        if self.cubes is None or parent not in self.cubes or parent in self.refuted:
+            return
+        at = self.cubes.index(parent)
+        self.cubes[at : at + 1] = children
+
+    def open_cubes(self) -> list[str]:
+        """The cubes not refuted yet, in order."""
+        return [c for c in self.cubes or () if c not in self.refuted]
+
+    @property
+    def proven(self) -> bool:
+        return self.cubes is not None and len(self.refuted) == len(self.cubes)
+
+    def screen_done(self, level: int, method: str, conflicts: int, seconds: float | None) -> bool:
+        """Whether a recorded pass at `level` did at least what a pass by `method`
+        ('sat': `conflicts` per cube; 'maxsat': capped at `seconds`, None for no cap)
+        would: a CaDiCaL pass with as many conflicts or more, or a MaxSAT pass, which
+        covers any CaDiCaL pass and a MaxSAT pass with no larger cap."""
+        for entry in self.screened:
+            if entry[0] != level:
+                continue
+            done_conflicts, cap = entry[1], (entry[2] if len(entry) > 2 else None)
+            if done_conflicts != 0:
+                if method == "sat" and done_conflicts >= conflicts:
+                    return True
+            elif cap is None or (method == "maxsat" and seconds is not None and cap >= seconds):
+                return True
+        return False
+
+    def note_screen(self, level: int, method: str, conflicts: int, seconds: float | None) -> None:
+        """Record a finished screening pass (see `screen_done`)."""
+        if method == "sat":
+            self.screened.append([level, conflicts])
+        else:  # a capped MaxSAT pass notes its cap
+            self.screened.append([level, 0] + ([] if seconds is None else [seconds]))

@@ -64,6 +64,8 @@ def user_errors() -> Iterator[None]:
         fail(str(exc), EXIT_STORE)
     except (click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort):
         raise
+    except (typer.Exit, typer.Abort, typer.exceptions.TyperException):  # typer >= 0.2x has its own click
+        raise
     except MemoryError:
         fail("out of memory: this instance and these settings need more memory than the process may use", EXIT_BAD_INPUT)
     except RecursionError:

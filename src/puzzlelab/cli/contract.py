@@ -78,7 +78,7 @@ def _verify_verb(puzzle: Puzzle) -> Callable[..., None]:
                 out.print_json(json.dumps(verdict.to_dict(), default=str), indent=None)
             else:
                 line = f"{verdict.word}: {puzzle.value_name} {verdict.value}  {verdict.message}"
-                if verdict.unchecked:
+                if verdict.unchecked and verdict.unchecked not in verdict.message:
                     line += f"; NOT checked: {verdict.unchecked}"
                 out.print(line, markup=False)
             raise typer.Exit(EXIT_OK if verdict.ok else EXIT_NO_ANSWER)

@@ -11,7 +11,6 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from text_strategies import text
 
 from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.inputs import (
@@ -26,6 +25,7 @@ from puzzlelab.core.inputs import (
     parse_json,
     read_text_file,
 )
+from text_strategies import text
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False, allow_infinity=False) | text(12),

@@ -146,8 +146,11 @@ class _Check:
         """The listed elements: symmetries of the instance, acting differently, with the
         identity, closed under composition. None when there are too many to check."""
         names = self.claim.elements
-        if len(names) ** 2 * self.positions > GROUP_WORK:
-            self.unchecked.append(f"the {len(names):,} symmetry elements and everything resting on them (too many to check here)")
+        if (len(names) ** 2 + sum(len(g.members) ** 2 for g in self.claim.groups)) * self.positions > GROUP_WORK:
+            self.unchecked.append(
+                f"the {len(names):,} symmetry elements, the {len(self.claim.groups):,} groups and everything resting on them "
+                "(too many to check here)"
+            )
             return None
         actions: dict[str, Action] = {}
         seen: dict[tuple, str] = {}
@@ -227,7 +230,7 @@ class _Check:
             raise _Rejected(f"{examples} different examples but a total of {number(claim.total)}")
         self.checked.append("examples valid and different")
         listed = None
-        if actions is not None and len(reps) * len(actions) ** 2 * self.positions > GROUP_WORK:
+        if actions is not None and len(reps) * len(actions) ** 2 * (1 + len(claim.groups)) * self.positions > GROUP_WORK:
             self.unchecked.append("the listed symmetric classes and everything resting on them (too many to check here)")
             actions = None
         if actions is not None:

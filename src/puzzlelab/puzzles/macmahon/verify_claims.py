@@ -100,7 +100,7 @@ def _mapping(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
-def _names(value: Any, where: str, known: tuple[str, ...] | None = None) -> tuple[str, ...]:
+def _names(value: Any, where: str, known: frozenset[str] | None = None) -> tuple[str, ...]:
     names = _list(value, where)
     if not names:
         raise Malformed(f"{where}: expected at least one element (the identity 'id')")
@@ -116,7 +116,7 @@ def _names(value: Any, where: str, known: tuple[str, ...] | None = None) -> tupl
     return tuple(names)
 
 
-def _group(name: str, value: Any, elements: tuple[str, ...]) -> GroupClaim:
+def _group(name: str, value: Any, elements: frozenset[str]) -> GroupClaim:
     if not _GROUP_NAME.fullmatch(name):
         raise Malformed(f"groups: expected group names of letters and digits, got {show(name)}")
     where = f"groups.{name}"
@@ -148,10 +148,11 @@ def parse_certificate(cert: dict[str, Any]) -> CountClaim:
     total = _integer(cert["total"], "total")
     complete = _boolean(cert["complete"], "complete")
     elements = _names(cert.get("elements", ["id"]), "elements")
-    groups = tuple(_group(name, value, elements) for name, value in _mapping(cert.get("groups", {}), "groups").items())
+    known = frozenset(elements)
+    groups = tuple(_group(name, value, known) for name, value in _mapping(cert.get("groups", {}), "groups").items())
     fixed = {}
     for name, value in _mapping(cert.get("fixed_points", {}), "fixed_points").items():
-        if name not in elements:
+        if name not in known:
             raise Malformed(f"fixed_points: {show(name)} is not one of the listed elements")
         fixed[name] = _integer(value, f"fixed_points.{name}")
     return CountClaim(

@@ -16,6 +16,7 @@ colour letters) or 'WBR' (colours only); its action is a permutation of the flat
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from puzzlelab.puzzles.macmahon.model import Instance
@@ -65,7 +66,12 @@ def _hexagon_rows(n: int) -> list[list[list[tuple[int, int]]]]:
 
 def cell_geometry(inst: Instance) -> tuple[list[list[int]], list[list[tuple[float, float]]]]:
     """(cell indices by row, vertex coordinates of each cell centred on the board)."""
-    name = inst.board_name
+    return _board_geometry(inst.board_name)
+
+
+@lru_cache(maxsize=16)
+def _board_geometry(name: str) -> tuple[list[list[int]], list[list[tuple[float, float]]]]:
+    """cell_geometry by board name, computed once per board (callers only read it)."""
     if name.startswith("hex"):
         n = int(name[3:])
         rows, polys = [], []
@@ -139,17 +145,23 @@ def grid_colours(inst: Instance, grid: Any) -> tuple[tuple[int, ...] | None, str
     return tuple(colours), ""
 
 
+@lru_cache(maxsize=16)
+def _placement_tables(name: str) -> tuple[int, dict[int, tuple[int, int]], list]:
+    """(sides per cell, cell -> (row, position), every (cell, side) with what it touches,
+    in order) of a board, computed once per board."""
+    rows, polys = _board_geometry(name)
+    where = {c: (i, j) for i, cells in enumerate(rows) for j, c in enumerate(cells)}
+    return len(polys[0]), where, sorted(touching(polys).items())
+
+
 def check_placement(inst: Instance, grid: Any) -> tuple[tuple[int, ...] | None, str]:
     """(side colours, '') for a valid solution; (None, the first broken rule) otherwise."""
     colours, why = grid_colours(inst, grid)
     if colours is None:
         return None, why
-    rows, polys = cell_geometry(inst)
-    k = len(polys[0])
-    where = {c: (i, j) for i, cells in enumerate(rows) for j, c in enumerate(cells)}
-    touch = touching(polys)
+    k, where, sides = _placement_tables(inst.board_name)
     names = inst.colours
-    for (c, s), other in sorted(touch.items()):
+    for (c, s), other in sides:
         mine = colours[c * k + s]
         i, j = where[c]
         if other is None:

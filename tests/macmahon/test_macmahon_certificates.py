@@ -241,6 +241,33 @@ def test_malformed_inner_fields_get_a_one_line_verdict():
         assert verdict.rejected and "\n" not in verdict.message, (n, verdict.message)
 
 
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+FIELDS = ["total", "complete", "elements", "groups", "fixed_points", "symmetric", "symmetric_complete", "examples", "surprise"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(fields=st.dictionaries(st.sampled_from(FIELDS), json_values), base=st.booleans())
+def test_arbitrary_certificates_get_a_verdict_and_only_true_claims_are_valid(fields, base):
+    """Junk in any field (alone, or over a real certificate): a one-line verdict, never an
+    exception; valid only for a claim that holds (here: at least n solutions, n <= 416)."""
+    inst = parse_instance("2x3/free")
+    cert = dict(real("2x3/free") if base else {}, **fields, kind="count")
+    verdict = verify(inst, cert)
+    assert verdict.message and "\n" not in verdict.message
+    if verdict.ok:  # every figure it claims is the true one (claiming less is allowed)
+        true = real("2x3/free")
+        if cert["complete"] is False:
+            assert 0 <= cert["total"] <= 416
+        else:
+            assert cert["total"] == 416, cert
+            assert all(true["groups"].get(g) == v for g, v in cert.get("groups", {}).items()), cert
+            assert all(true["fixed_points"].get(e) == v for e, v in cert.get("fixed_points", {}).items()), cert
+
+
 # ------------------------------------------------------------------ mutations of real ones
 
 

@@ -5,7 +5,24 @@ import json
 import pytest
 
 from puzzlelab.core.puzzle import InvalidInstance, Option, WrongAnswer, parse_range
+from puzzlelab.core.result import Verdict
 from toy_puzzle import Toy
+
+
+class Doubtful(Toy):
+    """A toy whose checker checks the coins but cannot check that they are the fewest
+    (as a count checker that cannot recount): `value_shift` makes it recompute another
+    value than the solver claims."""
+
+    def __init__(self, value_shift=0, **kwargs):
+        super().__init__(**kwargs)
+        self.value_shift = value_shift
+
+    def verify(self, instance, solution):
+        verdict = super().verify(instance, solution)
+        if not verdict.ok:
+            return verdict
+        return Verdict(False, verdict.value + self.value_shift, "coins add up", unchecked="that no fewer coins reach the target")
 
 
 def test_solve_is_verified_and_timed():
@@ -28,6 +45,20 @@ def test_a_wrong_answer_never_leaves_solve():
     toy = Toy(with_liar=True)
     with pytest.raises(WrongAnswer, match="rejected"):
         toy.solve(toy.load("small"), "liar")
+
+
+def test_an_unchecked_verdict_is_attached_not_raised_and_never_verified():
+    toy = Doubtful()
+    result = toy.solve(toy.load("small"))
+    assert result.value == 2 and not result.verified
+    assert result.verdict.word == "UNCHECKED" and "fewer coins" in result.verdict.unchecked
+    assert toy.report(toy.load("small"), result)["verified"] is False
+    # a value the checker recomputes differently is a rejection, unchecked parts or not
+    with pytest.raises(WrongAnswer, match="checker counts 3"):
+        Doubtful(value_shift=1).solve(Doubtful().load("small"))
+    # a false claim still raises, whatever else was left unchecked
+    with pytest.raises(WrongAnswer, match="rejected"):
+        Doubtful(with_liar=True).solve(Doubtful().load("small"), "liar")
 
 
 def test_unknown_method_and_options_are_named():

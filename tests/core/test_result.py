@@ -1,5 +1,6 @@
 """Result JSON round trip, Budget semantics, and kernels polling a Budget."""
 
+import json
 import math
 import pickle
 import threading
@@ -33,6 +34,26 @@ def test_result_json_round_trip(value, solution, status, stats, ok):
     again = Result.from_json(result.to_json())
     assert again == result
     assert again.verified == ok
+
+
+@settings(deadline=None)
+@given(ok=st.booleans(), value=st.integers(-1000, 10**9) | st.none(), unchecked=text(max_size=12), figures=st.dictionaries(text(max_size=5), json_values, max_size=3))
+def test_verdict_says_valid_invalid_or_unchecked_and_round_trips(ok, value, unchecked, figures):
+    verdict = Verdict(ok, value, "msg", figures, unchecked=unchecked)
+    # ok only when nothing is left unchecked: a checker cannot call valid what it did not check
+    assert verdict.ok == (ok and not unchecked)
+    assert verdict.word == ("valid" if verdict.ok else ("UNCHECKED" if unchecked else "INVALID"))
+    assert verdict.rejected == (not verdict.ok and not unchecked)
+    again = Verdict.from_dict(json.loads(json.dumps(verdict.to_dict())))
+    assert again == verdict and again.word == verdict.word
+    result = Result(value, [1], "feasible", "m", verdict=verdict)
+    assert Result.from_json(result.to_json()).verified == verdict.ok
+
+
+def test_verdict_from_an_older_dict_without_unchecked():
+    old = {"ok": True, "value": 3, "message": "fine", "figures": {}}
+    assert Verdict.from_dict(old) == Verdict(True, 3, "fine") and Verdict.from_dict(old).word == "valid"
+    assert Verdict.from_dict({"ok": True, "unchecked": "the total"}).word == "UNCHECKED"
 
 
 def test_result_json_accepts_numpy_values():

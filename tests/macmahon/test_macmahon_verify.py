@@ -11,7 +11,8 @@ from puzzlelab.puzzles.macmahon.boards import board
 from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid, list_solutions
 from puzzlelab.puzzles.macmahon.model import parse_instance
 from puzzlelab.puzzles.macmahon.runners import run_enumerate
-from puzzlelab.puzzles.macmahon.verify import _touching, cell_geometry, element_action, verify
+from puzzlelab.puzzles.macmahon.verify import cell_geometry, element_action, verify
+from puzzlelab.puzzles.macmahon.verify_rules import touching
 
 
 @pytest.mark.parametrize("name", ["4x6", "3x8", "2x12", "3x3/c3/tiles=" + ",".join(["WWWW"] * 9), "hex2", "hex3/c1/tiles=" + ",".join(["WWW"] * 54)])
@@ -21,7 +22,7 @@ def test_geometry_agrees_with_the_boards(name):
     geometry = inst.board
     k = geometry.sides
     assert [len(r) for r in rows] == [len(r) for r in geometry.rows]
-    touch = _touching(polys)
+    touch = touching(polys)
     for c in range(geometry.cells):
         for s in range(k):
             other = touch[(c, s)]

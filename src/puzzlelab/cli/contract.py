@@ -57,7 +57,8 @@ def _solve_verb(puzzle: Puzzle) -> Callable[..., None]:
             print_result(puzzle, loaded, result, as_json)
             if result.solution is None or not result.verified:
                 if not as_json:
-                    err.print(f"no answer found within the budget ({result.status.value})")
+                    unchecked = result.verdict.unchecked if result.verdict is not None else ""
+                    err.print(f"an answer was found but not independently checked: {unchecked}" if unchecked else f"no answer found within the budget ({result.status.value})")
                 raise typer.Exit(EXIT_NO_ANSWER)
 
     return solve
@@ -76,8 +77,10 @@ def _verify_verb(puzzle: Puzzle) -> Callable[..., None]:
             if as_json:
                 out.print_json(json.dumps(verdict.to_dict(), default=str), indent=None)
             else:
-                word = "valid" if verdict.ok else "INVALID"
-                out.print(f"{word}: {puzzle.value_name} {verdict.value}  {verdict.message}", markup=False)
+                line = f"{verdict.word}: {puzzle.value_name} {verdict.value}  {verdict.message}"
+                if verdict.unchecked and verdict.unchecked not in verdict.message:
+                    line += f"; NOT checked: {verdict.unchecked}"
+                out.print(line, markup=False)
             raise typer.Exit(EXIT_OK if verdict.ok else EXIT_NO_ANSWER)
 
     return verify
@@ -110,7 +113,8 @@ def puzzle_group(puzzle: Puzzle, extra_verbs: dict[str, Any] | None = None) -> t
     )(_solve_verb(puzzle))
     group.command(
         "verify",
-        help=f"Check a solution with the independent checker and print what it recomputes.\n\n"
+        help=f"Check a solution with the independent checker and print what it recomputes: valid, INVALID, "
+        f"or UNCHECKED with what it could not check. Exit status 0 only for valid.\n\n"
         f"Example: puzzlelab {puzzle.name} verify {puzzle.tour_instance} solution.json",
     )(_verify_verb(puzzle))
     group.command("catalog", help=f"List the named instances.\n\nExample: puzzlelab {puzzle.name} catalog")(_catalog_verb(puzzle))

@@ -62,8 +62,8 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(EXIT_WRONG_ANSWER) from None
     except StoreError as exc:
         fail(str(exc), EXIT_STORE)
-    except (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort):
-        raise
+    except (typer.Exit, typer.Abort, typer.exceptions.TyperException, click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort):
+        raise  # typer >= 0.2x vendors its own click: both kinds of Exit pass through
     except MemoryError:
         fail("out of memory: this instance and these settings need more memory than the process may use", EXIT_BAD_INPUT)
     except RecursionError:

@@ -5,7 +5,8 @@ A puzzle package builds one `Puzzle` subclass instance: it implements `parse`,
 `methods`. This base class supplies what must be the same everywhere:
 
 - `solve()` runs a method under a Budget and then the puzzle's independent `verify`;
-  a solution that fails it raises `WrongAnswer` (a bug) instead of leaving the solver.
+  a solution that fails it raises `WrongAnswer` (a bug) instead of leaving the solver;
+  one whose claims the checker could not all check comes back not `verified`.
 - `load()` turns what a user typed (catalog name, file, `-`, inline text) into an
   instance, with `InvalidInstance` errors that say what was expected.
 - Method options are declared (`Option`), so the CLI, the REST service and the web page
@@ -312,13 +313,15 @@ class Puzzle:
         return self.check(instance, result)
 
     def check(self, instance: Any, result: Result) -> Result:
-        """Attach the independent verdict to a result (raises WrongAnswer on a bad one).
+        """Attach the independent verdict to a result. A verdict that rejects the solution
+        raises WrongAnswer (a bug); one that leaves a claim unchecked is attached without
+        raising, and the result is then not `verified` (found, but not checked).
         Results without a solution (unknown, infeasible) get a verdict saying so."""
         if result.solution is None:
             result.verdict = Verdict(ok=False, value=None, message="no solution to check")
             return result
         verdict = self.verify(instance, result.solution)
-        if verdict.ok and result.value is not None and verdict.value != result.value:
+        if not verdict.rejected and result.value is not None and verdict.value != result.value:
             verdict = Verdict(
                 ok=False,
                 value=verdict.value,
@@ -326,7 +329,7 @@ class Puzzle:
                 figures=verdict.figures,
             )
         result.verdict = verdict
-        if not verdict.ok:
+        if verdict.rejected:
             raise WrongAnswer(f"{self.name}: method {result.method!r} returned a rejected solution: {verdict.message}")
         return result
 

@@ -67,12 +67,32 @@ class Verdict:
 
     `value` is the figure the checker recomputed from the solution alone (squares,
     matches, raw score, moves, ...); `figures` holds any other recomputed figures.
+    `unchecked` says what the solution claims that the checker could not check (a
+    count too large to recount, say); `ok` is True only when every claim was checked
+    and holds, so a verdict with anything unchecked is never ok. Three outcomes, as
+    `word` names them: valid (ok), INVALID (a claim is false: `rejected`) and
+    UNCHECKED (nothing found false, something not checked).
     """
 
     ok: bool
     value: Any = None
     message: str = ""
     figures: dict[str, Any] = field(default_factory=dict)
+    unchecked: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unchecked:
+            self.ok = False
+
+    @property
+    def rejected(self) -> bool:
+        """A claim was checked and found false (not merely left unchecked)."""
+        return not self.ok and not self.unchecked
+
+    @property
+    def word(self) -> str:
+        """'valid', 'INVALID' or 'UNCHECKED': what a command line prints."""
+        return "valid" if self.ok else ("UNCHECKED" if self.unchecked else "INVALID")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -84,6 +104,7 @@ class Verdict:
             value=data.get("value"),
             message=data.get("message", ""),
             figures=dict(data.get("figures") or {}),
+            unchecked=str(data.get("unchecked") or ""),
         )
 
 

@@ -17,13 +17,14 @@ from puzzlelab.core.result import Budget, no_progress
 from puzzlelab.puzzles.macmahon.enumerator import count_solutions
 from puzzlelab.puzzles.macmahon.mip import model_feasible
 from puzzlelab.puzzles.macmahon.model import parse_instance
+from puzzlelab.puzzles.macmahon.reference import PUBLISHED_COUNTS
 from puzzlelab.puzzles.macmahon.runners import checked, run_enumerate
 from puzzlelab.puzzles.macmahon.tiles import burnside_count, square_count_formula, tile_set, triangle_count_formula
 
 __all__ = ["tile_count_facts", "white_inside_facts", "count_facts", "all_facts", "PUBLISHED"]
 
 PUBLISHED = {
-    "cplex_pool_4x6": 106_624,  # the write-up: CPLEX's solution pool, symmetric versions included
+    "cplex_pool_4x6": PUBLISHED_COUNTS["4x6"][0],  # the write-up: CPLEX's solution pool, symmetric versions included
     "feldman_1964_4x6": 12_261,  # the write-up, citing Feldman (1964): "excluding symmetries"
 }
 

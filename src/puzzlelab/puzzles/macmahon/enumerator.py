@@ -76,16 +76,22 @@ def _pivot(inst: Instance, board_syms) -> int | None:
     reflect = any(s.reflection for s in board_syms)
     geometry = inst.board
     k = geometry.sides
+    # cells by which of their sides lie on the border: a place depends on that alone
+    # (a handful of patterns, so a 2,048-cell board costs no more than a small one)
+    patterns: dict[tuple[bool, ...], int] = {}
+    for cell in range(geometry.cells):
+        pattern = tuple(bool(geometry.neighbour[cell, s] < 0) for s in range(k))
+        patterns[pattern] = patterns.get(pattern, 0) + 1
     best, best_key = None, None
     for p, t in enumerate(inst.tiles):
         if inst.counts[p] != 1 or (reflect and mirror(t) != t):
             continue
         places = 0
-        for cell in range(geometry.cells):
-            for r in range(k):
-                edges = [t[(s - r) % k] for s in range(k)]
-                if all(geometry.neighbour[cell, s] >= 0 or inst.border is None or edges[s] == inst.border for s in range(k)):
-                    places += 1
+        for r in range(k):
+            edges = [t[(s - r) % k] for s in range(k)]
+            for pattern, cells in patterns.items():
+                if all(not outside or inst.border is None or edges[s] == inst.border for s, outside in enumerate(pattern)):
+                    places += cells
         key = (-(t.count(inst.border) if inst.border is not None else 0), places, p)
         if best_key is None or key < best_key:
             best, best_key = p, key

@@ -24,7 +24,7 @@ import math
 from typing import Any
 
 from puzzlelab.core.result import Verdict
-from puzzlelab.puzzles.macmahon.model import Instance, shown
+from puzzlelab.puzzles.macmahon.model import Instance
 from puzzlelab.puzzles.macmahon.tiles import rotate
 
 __all__ = ["verify", "cell_geometry", "grid_colours", "element_action"]
@@ -115,16 +115,16 @@ def grid_colours(inst: Instance, grid: Any) -> tuple[tuple[int, ...] | None, str
         for j, entry in enumerate(row):
             where = f"row {i + 1} position {j + 1}"
             if not isinstance(entry, (list, tuple)) or len(entry) != 2:
-                return None, f"{where}: expected [piece, rotation], got {shown(entry)}"
+                return None, f"{where}: expected [piece, rotation], got {entry!r}"
             piece, rot = entry
             if isinstance(piece, str):
                 if piece.upper() not in names:
-                    return None, f"{where}: unknown piece {shown(piece)} (names are canonical, e.g. {names[min(1, len(names) - 1)]})"
+                    return None, f"{where}: unknown piece {piece!r} (names are canonical, e.g. {names[min(1, len(names) - 1)]})"
                 piece = names.index(piece.upper())
             if isinstance(piece, bool) or not isinstance(piece, int) or not 0 <= piece < len(inst.tiles):
-                return None, f"{where}: piece must be 0..{len(inst.tiles) - 1} or a piece name, got {shown(piece)}"
+                return None, f"{where}: piece must be 0..{len(inst.tiles) - 1} or a piece name, got {piece!r}"
             if isinstance(rot, bool) or not isinstance(rot, int) or not 0 <= rot < k:
-                return None, f"{where}: rotation must be 0..{k - 1}, got {shown(rot)}"
+                return None, f"{where}: rotation must be 0..{k - 1}, got {rot!r}"
             used[piece] += 1
             colours.extend(rotate(inst.tiles[piece], rot))
     for p, (have, want) in enumerate(zip(used, inst.counts)):
@@ -181,7 +181,7 @@ def element_action(inst: Instance, name: str) -> tuple[tuple[int, ...], tuple[in
     elif board_part.startswith("mirror"):
         angle, reflect = float(board_part[6:]), True
     else:
-        raise ValueError(f"{name}: unknown board symmetry {shown(board_part)}")
+        raise ValueError(f"{name}: unknown board symmetry {board_part!r}")
     _, polys = cell_geometry(inst)
     k = len(polys[0])
 

@@ -17,13 +17,19 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 
 from puzzlelab.cli.common import progress_printer, run_interruptibly, store_result
+from puzzlelab.cli.contract import read_solution
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, out, user_errors
+from puzzlelab.core.inputs import check_number, check_output_path, decode_bytes, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins.memory import memory_available
 from puzzlelab.puzzles.coins.render import animated_svg, html_stepper
+from puzzlelab.puzzles.coins.verify import parse_moves
 
 __all__ = ["COMMANDS"]
+
+START_BYTES = 100_000  # one glyph's rows: a few hundred bytes
 
 
 def bfs(
@@ -49,10 +55,10 @@ def bfs(
     with user_errors():
         if mode not in MODES:
             raise InvalidInstance(f"option --mode: expected one of {', '.join(MODES)}, got {mode!r}", "mode")
+        limit = None if max_memory_gb is None else int(check_number(max_memory_gb, "--max-memory-gb", minimum=0, maximum=1e9) * 1e9)
         begin = model.parse_start(_read_start(start))
         wanted = _targets(begin, targets)
         folder = workdir or Path("puzzlelab-out") / "coins-bfs" / begin.key.replace(":", "_").replace("/", "slash")
-        limit = None if max_memory_gb is None else int(max_memory_gb * 1e9)
         run = LevelArrayRun(begin, folder, max_memory_bytes=limit, resume=resume, symmetry=symmetry)
         run_budget = Budget(budget)
         try:
@@ -83,11 +89,14 @@ def bfs(
 
 
 def _read_start(start: str) -> str:
-    """The start as text: standard input for '-', a file's text, or the argument."""
+    """The start as text: standard input for '-', a file's text, or the argument (bytes
+    that are not UTF-8 text are a clear error, through `core.inputs`)."""
     if start == "-":
-        return sys.stdin.read(100_000)
-    if "\n" not in start and len(start) < 4096 and Path(start).is_file():
-        return Path(start).read_text()
+        stream = getattr(sys.stdin, "buffer", None)
+        raw = stream.read(START_BYTES + 1) if stream is not None else sys.stdin.read(START_BYTES + 1).encode()
+        return decode_bytes(raw, "standard input", START_BYTES)
+    if "\n" not in start and "\x00" not in start and len(start) < 4096 and Path(start).is_file():
+        return read_text_file(start, "start file", START_BYTES)
     return start
 
 
@@ -176,6 +185,10 @@ def batch(
             raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
         if backend not in ("local", "ray"):
             raise InvalidInstance(f"option --backend: expected local or ray, got {backend!r}", "backend")
+        if workdir.exists() and not workdir.is_dir():
+            raise InvalidInstance(f"--workdir {workdir}: is a file; expected a folder for the bfs level arrays", "workdir")
+        if backend == "local":
+            _check_workers_fit(workers, memory_mb)
         run_budget = Budget(budget)
 
         def on_result(key: str, result) -> None:
@@ -206,6 +219,22 @@ def batch(
             raise typer.Exit(EXIT_NO_ANSWER)
 
 
+def _check_workers_fit(workers: Optional[int], memory_mb: int) -> None:
+    """Local bidir workers, each bounded by --memory-mb (at most the memory available),
+    must fit in memory together."""
+    if workers is None:
+        return
+    available = memory_available()
+    each = min(memory_mb * 2**20, available)
+    if workers * each > available:
+        raise InvalidInstance(
+            f"--workers {workers} x --memory-mb {each // 2**20:,} = {workers * each / 2**30:,.1f} GB, more than the "
+            f"{available / 2**30:,.1f} GB available here; give fewer workers or a smaller --memory-mb",
+            "workers",
+            413,
+        )
+
+
 def animate(
     instance: Annotated[str, typer.Argument(help="Catalog name (font5x7:A-B), file, or - for standard input.")],
     html: Annotated[Optional[Path], typer.Option(help="Write an HTML page stepping through the solution.")] = None,
@@ -219,15 +248,16 @@ def animate(
     Example: puzzlelab coins animate font5x7:O-C --html oc.html --svg oc.svg
     """
     with user_errors():
+        for path, flag in ((html, "--html"), (svg, "--svg")):
+            if path is not None:
+                check_output_path(path, flag)
         loaded = PUZZLE.load(instance)
         if solution is not None:
-            if not solution.is_file():
-                raise InvalidInstance(f"solution file {solution}: no such file", "solution")
-            verdict = PUZZLE.verify(loaded, solution.read_text())
+            given = read_solution(solution, PUZZLE.max_input_bytes)
+            verdict = PUZZLE.verify(loaded, given)
             if not verdict.ok:
                 raise InvalidInstance(f"solution: {verdict.message}", "solution")
-            moves = json.loads(solution.read_text())
-            moves = moves.get("moves", moves.get("solution")) if isinstance(moves, dict) else moves
+            moves = [list(move) for move in parse_moves(given)]
         else:
             run_budget = Budget(PUZZLE.default_budget if budget is None else budget)
             result = run_interruptibly(lambda: PUZZLE.solve(loaded, "bidir", budget=run_budget), run_budget)

@@ -14,6 +14,7 @@ import typer
 
 from puzzlelab.cli.common import run_interruptibly, store_result
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, out, user_errors
+from puzzlelab.core.inputs import check_output_path
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Result
 from puzzlelab.puzzles.macmahon import PUZZLE
@@ -28,7 +29,7 @@ LIST_GROUPS = ("full", "board", "rotations", "colours", "custom")
 def count_command(
     instance: Annotated[str, typer.Argument(help="Catalog name (4x6, 3x8, hex2 ...), instance text, a file, or -.")],
     border: Annotated[Optional[str], typer.Option(help="Border colour (name, letter or index), or 'free'.")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (subtrees in parallel).", min=1)] = 1,
+    workers: Annotated[int, typer.Option(help="Worker processes (subtrees in parallel), 1 to 256.", min=1)] = 1,
     symmetry: Annotated[bool, typer.Option(help="Classify the solutions up to the symmetry groups (--no-symmetry: the total only).")] = True,
     split_depth: Annotated[int, typer.Option(help="Extra cells fixed per subtree when split for workers.", min=0)] = 3,
     backend: Annotated[str, typer.Option(help="Where subtrees run: local (worker processes) or ray.")] = "local",
@@ -51,22 +52,24 @@ def count_command(
     from puzzlelab.puzzles.macmahon.runners import run_enumerate
 
     with user_errors():
-        inst = _with_border(PUZZLE.load(instance), border)
-        run_budget = Budget(budget)
-        collected: list = []
+        # the enumerate method's own checks (ranges, choices) for the options it shares
+        options = PUZZLE.method("enumerate").parse_options(
+            {"workers": workers, "split_depth": split_depth, "order": order, "group": group, "checkpoint": checkpoint, "backend": backend, "address": address or ""}
+        )
         collect = list_group if list_file is not None else None
         if collect is not None and collect not in LIST_GROUPS:
             raise InvalidInstance(f"--list-group: expected full, board, rotations, colours or custom, got {list_group!r}", "list_group")
         if not symmetry and (group or list_file is not None):
             raise InvalidInstance("--no-symmetry counts the total only; drop --group / --list", "symmetry")
-        for name, value in (("order", order), ("backend", backend)):
-            PUZZLE.method("enumerate").parse_options({name: value})
+        if list_file is not None:
+            check_output_path(list_file, "--list")
+        inst = _with_border(PUZZLE.load(instance), border)
+        run_budget = Budget(budget)
+        collected: list = []
+        options.pop("symmetry")
 
         def work() -> Result:
-            result = run_enumerate(
-                inst, budget=run_budget, progress=lambda e: None, seed=0, workers=workers, order=order,
-                symmetry=symmetry, split_depth=split_depth, backend=backend, address=address or "", group=group, checkpoint=checkpoint, collect=collect, collect_into=collected,
-            )
+            result = run_enumerate(inst, budget=run_budget, progress=lambda e: None, seed=0, symmetry=symmetry, collect=collect, collect_into=collected, **options)
             return PUZZLE.check(inst, result)
 
         result = run_interruptibly(work, run_budget)

@@ -191,6 +191,9 @@ def should_stop(control):
     return volatile_load(control, CANCEL) != 0 or monotonic_ns() >= control[DEADLINE_NS]
 
 
+_FOREVER_S = 1e9  # a budget of over 31 years is no deadline (and nanoseconds past it overflow int64)
+
+
 class Budget:
     """A wall-clock deadline and a cancel flag, shared by Python code and numba kernels.
 
@@ -203,11 +206,11 @@ class Budget:
 
     def __init__(self, seconds: float | None = None):
         self.control = np.zeros(CONTROL_SLOTS, dtype=np.int64)
-        if seconds is None or math.isinf(seconds):
+        if seconds is not None and seconds != seconds:  # NaN
+            raise ValueError("budget seconds must be a number")
+        if seconds is None or seconds >= _FOREVER_S:  # 1e300 s: unlimited, not an int64 overflow
             self.control[DEADLINE_NS] = NO_DEADLINE
         else:
-            if seconds != seconds:  # NaN
-                raise ValueError("budget seconds must be a number")
             self.control[DEADLINE_NS] = time.monotonic_ns() + max(0, int(seconds * 1e9))
         self._children: weakref.WeakSet[Budget] = weakref.WeakSet()
 

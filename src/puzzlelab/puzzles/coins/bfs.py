@@ -32,12 +32,14 @@ from typing import Any
 
 import numpy as np
 
+from puzzlelab.core.inputs import parse_json, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank_many
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_progress, throttle
 from puzzlelab.puzzles.coins.kernels import geometry, max_moves
 from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT, IMAGE, PAD, CpuLevelKernels, padded_length
 from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
+from puzzlelab.puzzles.coins.memory import memory_available, memory_limit
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.symmetry import stabilizer
 
@@ -46,18 +48,6 @@ __all__ = ["LevelArrayRun", "BfsOutcome", "run_bfs", "memory_available", "array_
 STATE_FORMAT = 1
 CHUNK_BLOCKS = 1 << 18  # 16.8 M ranks per kernel call
 MODES = ("auto", "push", "pull")
-
-
-def memory_available() -> int:
-    """Bytes of memory available to a new process (MemAvailable on Linux)."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
 
 
 def array_bytes(cells: int, coins: int) -> int:
@@ -132,7 +122,7 @@ class LevelArrayRun:
         self.workdir = Path(workdir)
         self.probe = probe
         self._check_fits(max_memory_bytes)
-        self.workdir.mkdir(parents=True, exist_ok=True)
+        self._check_folder()
         self._lock = open(self.workdir / "lock", "w")
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -148,17 +138,22 @@ class LevelArrayRun:
         self.perms = perms if self.symmetries else perms[:0]
         self.state = self._load_state() if resume else None
         self.resumed = self.state is not None
-        self.store = LevelStore(self.array_path, self.nbytes, storage, create=not self.resumed)
-        self.levels = self.store.array
-        if not self.resumed:
-            self._start_array()
-        self.kernels = CpuLevelKernels(
-            self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe, self.perms
-        )
+        try:
+            self.store = LevelStore(self.array_path, self.nbytes, storage, create=not self.resumed)
+            self.levels = self.store.array
+            if not self.resumed:
+                self._start_array()
+            self.kernels = CpuLevelKernels(
+                self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe, self.perms
+            )
+        except (MemoryError, OSError) as exc:  # the figures fit, but the machine says no
+            self._lock.close()
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+            raise InvalidInstance(f"bfs: the level array of {_gb(self.nbytes)} could not be set up in {self.workdir} ({why})", "workdir", 413) from None
 
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
-        available = memory_available() if max_memory_bytes is None else max_memory_bytes
+        available, limit = memory_limit(max_memory_bytes)
         needed = CpuLevelKernels.bytes_needed(self.total, self.probe)
         existing = (self.workdir / "levels.u8").stat().st_size if (self.workdir / "levels.u8").exists() else 0
         folder = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
@@ -172,10 +167,32 @@ class LevelArrayRun:
             f"({_gb(self.total / 4)}) on a machine with that much memory"
         )
         if needed > available:
-            limit = "the memory available here" if max_memory_bytes is None else "--max-memory-gb"
+            limit = "--max-memory-gb" if limit != "the memory available here" else limit
             raise InvalidInstance(f"{what}, more than {limit} ({_gb(available)}){advice}", "instance", status=413)
         if self.nbytes > disk:
             raise InvalidInstance(f"{what}, more than the free disk at {folder} ({_gb(disk)}){advice}", "workdir", status=413)
+
+    def _check_folder(self) -> None:
+        """The work folder: made if missing; refused if it is a file, cannot be made, or
+        holds a `state.json` that is not a coins bfs checkpoint (never overwritten)."""
+        if self.workdir.exists() and not self.workdir.is_dir():
+            raise InvalidInstance(f"workdir {self.workdir}: is a file; expected a folder for the level array", "workdir")
+        try:
+            self.workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InvalidInstance(f"workdir {self.workdir}: cannot be created ({exc.strerror or exc})", "workdir") from None
+        state = self.workdir / "state.json"
+        if state.exists():
+            try:
+                data = parse_json(read_text_file(state, "workdir state.json"), f"workdir {state}")
+            except InvalidInstance as exc:
+                data = str(exc)
+            if not (isinstance(data, dict) and data.get("format") == STATE_FORMAT and isinstance(data.get("counts"), list)):
+                raise InvalidInstance(
+                    f"workdir {self.workdir}: its state.json is not a checkpoint of a coins bfs run; "
+                    "give an empty folder or the folder of an earlier bfs run (nothing was overwritten)",
+                    "workdir",
+                )
 
     def _fresh_state(self) -> dict[str, Any]:
         return {

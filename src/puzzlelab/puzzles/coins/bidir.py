@@ -16,8 +16,10 @@ benchmarks/bench_coins_bidir.py):
   coins) boards (208 MB for 5 x 7; 18 GB for 5 x 9, so not there), plus each level's
   boards as a list (8 bytes a board) to rebuild paths.
 
-Memory is bounded by `memory_mb`: when the next level would not fit, the search stops
-with status `unknown` and the proven lower bound f + b + 1.
+Memory is bounded by `memory_mb`, and never more than the memory available here: when
+the next level would not fit, the search stops with status `unknown` and the proven
+lower bound f + b + 1. `dedup="bits"` on a board whose two-bit array cannot fit (5 x 9:
+18 GB) is refused up front with the figure.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ import time
 import numba
 import numpy as np
 
+from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, should_stop, throttle
 from puzzlelab.puzzles.coins.hashset import BoardTable, table_probe
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
+from puzzlelab.puzzles.coins.memory import memory_limit
 from puzzlelab.puzzles.coins.model import Instance, boards_to_moves, popcount
 
 __all__ = ["bidirectional", "run_bidir", "ball_sizes", "DEDUP_CHOICES"]
@@ -257,8 +261,17 @@ def bidirectional(
     started = time.perf_counter()
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bidir", bound=0, stats={"boards": 1})
-    memory_bytes = int(memory_mb) * 2**20
-    search = _Search(instance, _choose_dedup(dedup, instance, memory_bytes), memory_bytes, budget, progress, started)
+    memory_bytes, bound = memory_limit(int(memory_mb) * 2**20)
+    mode = _choose_dedup(dedup, instance, memory_bytes)
+    if mode == "bits" and (instance.boards + 3) // 4 > memory_bytes // 2:
+        raise InvalidInstance(
+            f"bidir --dedup bits: the two-bit array needs {(instance.boards + 3) // 4 / 2**20:,.0f} MB for C({instance.cells}, "
+            f"{instance.coins}) = {instance.boards:,} boards, more than half of {bound} ({memory_bytes / 2**20:,.0f} MB); "
+            "use --dedup hash",
+            "dedup",
+            413,
+        )
+    search = _Search(instance, mode, memory_bytes, budget, progress, started)
     refused = search.allocate()
     if refused is not None:
         return refused

@@ -1,5 +1,8 @@
 """The coins methods: names, options and their run functions as lazy references, so
-loading the registry imports no numba kernel (the functions live in bidir.py and bfs.py)."""
+loading the registry imports no numba kernel (the functions live in bidir.py and bfs.py).
+
+Options that name a folder of the machine running the search, or leave files there
+(`workdir`, `keep`), are `local_only`: the REST service refuses them from a client."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ METHODS: tuple[Method, ...] = (
         "bidirectional BFS, forward from the start and backward from the target, smaller frontier first (optimal)",
         "puzzlelab.puzzles.coins.bidir:run_bidir",
         (
-            Option("memory_mb", "int", 2048, "memory bound in MB; beyond it the search stops with a proven lower bound", minimum=16),
+            Option("memory_mb", "int", 2048, "memory bound in MB (at most the memory available); beyond it the search stops with a proven lower bound", minimum=16),
             Option("dedup", "str", "auto", "duplicate detection: hash table, or two bits a ranked board", choices=("auto", "hash", "bits")),
         ),
         exact=True,
@@ -23,9 +26,9 @@ METHODS: tuple[Method, ...] = (
         "BFS from the start over all C(cells, coins) ranked boards, one byte each in a file-backed array (optimal)",
         "puzzlelab.puzzles.coins.bfs:run_bfs",
         (
-            Option("workdir", "str", "", "folder for the level array and its checkpoint (default: a temporary folder)"),
-            Option("max_memory_gb", "float", 0.0, "refuse when the array needs more (default: the memory available)", minimum=0),
-            Option("keep", "bool", False, "keep the level array after the run (to resume or to reuse)"),
+            Option("workdir", "str", "", "folder for the level array and its checkpoint (default: a temporary folder)", local_only=True),
+            Option("max_memory_gb", "float", 0.0, "refuse when the array needs more (default, and at most: the memory available)", minimum=0),
+            Option("keep", "bool", False, "keep the level array after the run (to resume or to reuse)", local_only=True),
         ),
         exact=True,
     ),

@@ -41,6 +41,7 @@ __all__ = [
     "catalog_names",
     "boards_to_moves",
     "popcount",
+    "shown",
 ]
 
 MAX_CELLS = 64
@@ -51,6 +52,13 @@ _START_NAME = re.compile(r"^(?P<font>[A-Za-z0-9_]+):(?P<start>\S)$")
 
 def popcount(mask: int) -> int:
     return bin(mask).count("1")
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """`repr(value)` cut to `limit` characters, for error messages (a hostile input can
+    be megabytes long; a message stays one short line)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -128,7 +136,7 @@ def font_names() -> list[str]:
 def _font(name: str, field: str) -> dict[str, Any]:
     table = fonts()
     if name not in table:
-        raise InvalidInstance(f"{field}: no font {name!r}; expected one of {', '.join(table)}", field, status=404)
+        raise InvalidInstance(f"{field}: no font {shown(name)}; expected one of {', '.join(table)}", field, status=404)
     return table[name]
 
 
@@ -138,7 +146,7 @@ def _glyph(font_name: str, glyph: str, field: str) -> str:
         glyph = glyph.upper()
     if glyph not in font["glyphs"]:
         raise InvalidInstance(
-            f"{field}: {font_name} has no glyph {glyph!r}; expected one of {' '.join(font['order'])}", field, status=404
+            f"{field}: {font_name} has no glyph {shown(glyph)}; expected one of {' '.join(font['order'])}", field, status=404
         )
     return glyph
 
@@ -164,7 +172,7 @@ def rows_to_mask(rows: Any, field: str) -> tuple[int, int, int]:
             raise InvalidInstance(f"{field}: row {y + 1} has {len(row)} cells but row 1 has {width}; rows must be equally long", field)
         bad = next((c for c in row if c not in (COIN, EMPTY)), None)
         if bad is not None:
-            raise InvalidInstance(f"{field}: row {y + 1} has {bad!r}; expected only 'o' (coin) and '-' (empty)", field)
+            raise InvalidInstance(f"{field}: row {y + 1} has {shown(bad)}; expected only 'o' (coin) and '-' (empty)", field)
     if width * height > MAX_CELLS:
         raise InvalidInstance(
             f"{field}: the board has {width} x {height} = {width * height} cells; at most {MAX_CELLS} are supported "
@@ -269,7 +277,7 @@ def _rows_instance(start_rows: Any, target_rows: Any, width: Any, height: Any) -
         raise InvalidInstance(f"target: is {w2} x {h2} cells but start is {w1} x {h1}; both must have the same size", "target")
     for name, given, actual in (("width", width, w1), ("height", height, h1)):
         if given is not None and given != actual:
-            raise InvalidInstance(f"{name}: given as {given!r} but the rows make it {actual}", name)
+            raise InvalidInstance(f"{name}: given as {shown(given)} but the rows make it {actual}", name)
     _check_pair(w1, h1, a, b)
     return Instance(w1, h1, a, b)
 

@@ -9,11 +9,12 @@ lifted. After the last move the board must equal the target exactly, in place.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.inputs import parse_json
 from puzzlelab.core.result import Verdict
-from puzzlelab.puzzles.coins.model import Instance
+from puzzlelab.puzzles.coins.model import Instance, shown
 
 __all__ = ["verify", "parse_moves", "coin_cells"]
 
@@ -27,9 +28,10 @@ def parse_moves(solution: Any) -> list[tuple[int, int, int, int]]:
     Raises ValueError with a message naming the offending move."""
     if isinstance(solution, str):
         try:
-            solution = json.loads(solution)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"solution: not JSON ({exc.msg}); expected [[x1, y1, x2, y2], ...]") from None
+            solution = parse_json(solution, "solution")  # size, depth and integer-length limits
+        except InvalidInstance as exc:
+            why = str(exc).removeprefix("solution: ").replace("not valid JSON", "not JSON", 1)
+            raise ValueError(f"solution: {why}; expected [[x1, y1, x2, y2], ...]") from None
     if isinstance(solution, dict):
         solution = solution.get("moves", solution.get("solution"))
     if not isinstance(solution, (list, tuple)):
@@ -41,7 +43,9 @@ def parse_moves(solution: Any) -> list[tuple[int, int, int, int]]:
             or len(move) != 4
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in move)
         ):
-            raise ValueError(f"move {i}: expected four integers [x1, y1, x2, y2], got {move!r}")
+            raise ValueError(f"move {i}: expected four integers [x1, y1, x2, y2], got {shown(move)}")
+        if any(v.bit_length() > 64 for v in move):  # off any board; and too long to print
+            raise ValueError(f"move {i}: a coordinate of {max(v.bit_length() for v in move)} bits is off any board of at most 64 cells")
         moves.append(tuple(move))
     return moves
 

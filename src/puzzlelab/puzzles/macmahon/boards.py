@@ -79,10 +79,10 @@ class Board:
 def parse_board_name(text: str) -> tuple[str, int, int]:
     """'4x6' -> ('rect', 4, 6); 'hex2' -> ('hexagon', 2, 0). ValueError otherwise."""
     text = text.strip().lower()
-    match = re.fullmatch(r"(\d+)\s*[x×]\s*(\d+)", text)
+    match = re.fullmatch(r"([0-9]{1,30})\s*[x×]\s*([0-9]{1,30})", text)
     if match:
         return "rect", int(match.group(1)), int(match.group(2))
-    match = re.fullmatch(r"hex(?:agon)?\s*(\d+)", text)
+    match = re.fullmatch(r"hex(?:agon)?\s*([0-9]{1,30})", text)
     if match:
         return "hexagon", int(match.group(1)), 0
     raise ValueError(f"expected a board like 4x6 (rows x columns) or hex2 (hexagon of side 2), got {text!r}")

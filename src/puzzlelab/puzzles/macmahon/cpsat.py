@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from puzzlelab.core.result import Budget, Result, Status
-from puzzlelab.puzzles.macmahon.edge_model import EdgeModel, build_edge_model
+from puzzlelab.puzzles.macmahon.edge_model import EdgeModel, build_edge_model, check_model_size, placements
 from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid
 from puzzlelab.puzzles.macmahon.isolation import call_isolated, highs_loaded
 from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
@@ -113,6 +113,7 @@ def _cpsat_solutions(inst: Instance, budget: Budget, limit: int | None, keep: in
 
 
 def run_cpsat(inst: Instance, *, budget: Budget, progress, seed: int, solutions: int = 1, all: bool = False, threads: int = 1) -> Result:
+    check_model_size(inst, placements(inst, "distinct"))  # before any process or model is made
     keep = 3 if all else solutions
     count, outcome, stats, found = cpsat_solutions(inst, budget, None if all else solutions, keep, threads, seed)
     if all:

@@ -20,10 +20,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.puzzles.macmahon.model import Instance
 from puzzlelab.puzzles.macmahon.search import SearchTables
+from puzzlelab.puzzles.macmahon.tiles import distinct_rotations
 
-__all__ = ["EdgeModel", "build_edge_model"]
+__all__ = ["EdgeModel", "build_edge_model", "placements", "check_model_size", "MAX_PLACEMENTS"]
+
+MAX_PLACEMENTS = 300_000  # x variables; the 70 squares on 7 x 10 need 19,600
 
 
 @dataclass
@@ -64,6 +68,27 @@ class EdgeModel:
         return [self.x_index(cell, where[code]) for cell, code in enumerate(codes)]
 
 
+def placements(inst: Instance, orientations: str = "distinct") -> int:
+    """The model's x variables: cells x (piece, orientation) pairs, counted without
+    building anything."""
+    k = inst.sides
+    per_cell = sum((distinct_rotations(t) if orientations == "distinct" else k) for t, n in zip(inst.tiles, inst.counts) if n)
+    return inst.board.cells * per_cell
+
+
+def check_model_size(inst: Instance, x_variables: int, what: str = "the model") -> None:
+    """Refuse up front (InvalidInstance, 413) a model too big to build: its rows are
+    Python lists, then a solver's copy, so it would take minutes and gigabytes first."""
+    if x_variables > MAX_PLACEMENTS:
+        raise InvalidInstance(
+            f"method: {what} of {inst.board.name} needs {x_variables:,} placement variables ({inst.board.cells} cells x "
+            f"{x_variables // inst.board.cells:,} piece orientations), more than the {MAX_PLACEMENTS:,} a model may have; "
+            "use --method first or enumerate",
+            "method",
+            413,
+        )
+
+
 def build_edge_model(inst: Instance, orientations: str = "distinct", inside_piece: int | None = None) -> EdgeModel:
     """The model's rows; `inside_piece` adds 'that piece sits in a cell with no border
     side' (to prove the write-up's remark that the all-white square never does)."""
@@ -75,19 +100,24 @@ def build_edge_model(inst: Instance, orientations: str = "distinct", inside_piec
     else:
         orient = [(p, r) for p in range(len(inst.tiles)) if inst.counts[p] for r in range(k)]
     m = len(orient)
+    check_model_size(inst, n * m, "the model")
     model = EdgeModel(n * m, n * k * c, orient, cells=n, sides=k, colours=c)
     colour_of = [tables.code_colour[p * k + r] for p, r in orient]
+    of_piece: dict[int, list[int]] = {}
+    for o, (p, _) in enumerate(orient):
+        of_piece.setdefault(p, []).append(o)
     for p in range(len(inst.tiles)):
         if inst.counts[p]:
-            cols = [model.x_index(cell, o) for cell in range(n) for o in range(m) if orient[o][0] == p]
+            cols = [model.x_index(cell, o) for cell in range(n) for o in of_piece.get(p, [])]
             model.rows.append((cols, [1.0] * len(cols), float(inst.counts[p]), float(inst.counts[p])))
     for cell in range(n):
         cols = [model.x_index(cell, o) for o in range(m)]
         model.rows.append((cols, [1.0] * m, 1.0, 1.0))
+    showing = [[[o for o in range(m) if colour_of[o][s] == col] for col in range(c)] for s in range(k)]
     for cell in range(n):
         for s in range(k):
             for col in range(c):
-                xs = [model.x_index(cell, o) for o in range(m) if colour_of[o][s] == col]
+                xs = [model.x_index(cell, o) for o in showing[s][col]]
                 model.rows.append(([model.y_index(cell, s, col)] + xs, [1.0] + [-1.0] * len(xs), 0.0, 0.0))
     for cell in range(n):
         for s in range(k):

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
 
+from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.result import Budget, Progress
+from puzzlelab.puzzles.macmahon.checkpoint import load_checkpoint, save_checkpoint
 from puzzlelab.puzzles.macmahon.kernels import BUFFER_FULL, DONE, STOPPED, classify_kernel, expand_kernel
 from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
 from puzzlelab.puzzles.macmahon.search import SearchRun, SearchTables
@@ -41,11 +42,20 @@ __all__ = [
     "codes_to_grid",
     "plan_units",
     "split_units",
+    "block_rows",
 ]
 
-BLOCK = 4096  # solutions emitted per kernel call
+BLOCK = 4096  # solutions emitted per kernel call (fewer on big boards: block_rows)
+BLOCK_CELLS = BLOCK * 64  # cells per block of solutions: 2 MB of codes, 25 MB with 12 images
 SYM_CAP = 5000  # symmetric classes kept in a certificate
+MAX_UNITS = 200_000  # subtrees of a split count
 EXAMPLES = 3
+
+
+def block_rows(cells: int) -> int:
+    """Solutions a block holds: BLOCK, fewer on boards of over 64 cells, so the buffers
+    of a search (and of each worker process) stay tens of MB on a 2,048-cell board."""
+    return max(16, min(BLOCK, BLOCK_CELLS // max(1, cells)))
 
 
 def codes_to_grid(inst: Instance, codes) -> list[list[list[int]]]:
@@ -66,16 +76,22 @@ def _pivot(inst: Instance, board_syms) -> int | None:
     reflect = any(s.reflection for s in board_syms)
     geometry = inst.board
     k = geometry.sides
+    # cells by which of their sides lie on the border: a place depends on that alone
+    # (a handful of patterns, so a 2,048-cell board costs no more than a small one)
+    patterns: dict[tuple[bool, ...], int] = {}
+    for cell in range(geometry.cells):
+        pattern = tuple(bool(geometry.neighbour[cell, s] < 0) for s in range(k))
+        patterns[pattern] = patterns.get(pattern, 0) + 1
     best, best_key = None, None
     for p, t in enumerate(inst.tiles):
         if inst.counts[p] != 1 or (reflect and mirror(t) != t):
             continue
         places = 0
-        for cell in range(geometry.cells):
-            for r in range(k):
-                edges = [t[(s - r) % k] for s in range(k)]
-                if all(geometry.neighbour[cell, s] >= 0 or inst.border is None or edges[s] == inst.border for s in range(k)):
-                    places += 1
+        for r in range(k):
+            edges = [t[(s - r) % k] for s in range(k)]
+            for pattern, cells in patterns.items():
+                if all(not outside or inst.border is None or edges[s] == inst.border for s, outside in enumerate(pattern)):
+                    places += cells
         key = (-(t.count(inst.border) if inst.border is not None else 0), places, p)
         if best_key is None or key < best_key:
             best, best_key = p, key
@@ -85,7 +101,7 @@ def _pivot(inst: Instance, board_syms) -> int | None:
 def plan_units(inst: Instance, reduce: bool = True, pivot: int | None = None) -> list[dict[str, Any]]:
     """The base work units (see the module docstring): one unit with no prefix, or with
     the pivot reduction one per (orbit representative, orientation of the pivot)."""
-    if not reduce:
+    if not reduce or inst.board.cells < 2:  # one cell: a forced pivot would be the whole board
         return [{"prefix": [], "images": ["id"]}]
     syms = [e.board for e in instance_group(inst, colour_moves=False)]
     if len(syms) < 2:
@@ -114,13 +130,15 @@ def plan_units(inst: Instance, reduce: bool = True, pivot: int | None = None) ->
     return units
 
 
-def split_units(inst: Instance, units: list[dict[str, Any]], extra: int, order: str = "mrv") -> list[dict[str, Any]]:
-    """Each unit cut into the subtrees `extra` cells deeper (for worker processes)."""
+def split_units(inst: Instance, units: list[dict[str, Any]], extra: int, order: str = "mrv", budget: Budget | None = None) -> list[dict[str, Any]] | None:
+    """Each unit cut into the subtrees `extra` cells deeper (for worker processes); None
+    when `budget` ends first. More than MAX_UNITS subtrees are refused (InvalidInstance,
+    413): a split that deep costs more memory and time than the count it serves."""
     if extra <= 0:
         return units
     tables = SearchTables.build(inst, order)
     out = []
-    control = Budget().control
+    control = (budget or Budget()).control
     for unit in units:
         depth = min(len(unit["prefix"]) + extra, tables.cells - 1)
         if depth <= len(unit["prefix"]):
@@ -132,8 +150,14 @@ def split_units(inst: Instance, units: list[dict[str, Any]], extra: int, order: 
             for row in run.buf[: run.emitted]:
                 out.append({"prefix": run.prefix_of(row), "images": unit["images"]})
             run.drain()
+            if len(out) > MAX_UNITS:
+                raise InvalidInstance(
+                    f"split_depth: {extra} cells deeper makes more than {MAX_UNITS:,} subtrees; use a smaller --split-depth", "split_depth", 413
+                )
             if status == DONE:
                 break
+            if status == STOPPED:
+                return None
     return out
 
 
@@ -151,7 +175,7 @@ class _Expander:
             self.decode[key] = code
         self.colours = c
         self.code_colour = tables.code_colour
-        self.out = np.zeros((BLOCK * len(images), tables.cells), dtype=np.int64)
+        self.out = np.zeros((block_rows(tables.cells) * len(images), tables.cells), dtype=np.int64)
 
     def __call__(self, buf: np.ndarray, n: int) -> tuple[np.ndarray, int]:
         if self.identity:
@@ -163,7 +187,7 @@ class _Expander:
 def _blocks(inst: Instance, tables: SearchTables, unit: dict[str, Any], budget: Budget, report=None) -> Iterator[tuple[np.ndarray, int, SearchRun]]:
     """Blocks of solutions below one unit, images included; the run's state tells
     whether it finished (`run.done`)."""
-    run = SearchRun(tables, unit["prefix"], capacity=BLOCK)
+    run = SearchRun(tables, unit["prefix"], capacity=block_rows(tables.cells))
     expand = _Expander(inst, tables, unit["images"])
     while run.valid:
         status = run.step(budget.control)
@@ -207,7 +231,7 @@ class _Classifier:
         self.sym_reps = np.zeros((SYM_CAP, tables.cells), dtype=np.int64)
         self.sym_count = np.zeros(1, dtype=np.int64)
         self.collect_group = self.names.index(collect) if collect in self.names else -1
-        self.collected = np.zeros((BLOCK * 16 if self.collect_group >= 0 else 0, tables.cells), dtype=np.int64)
+        self.collected = np.zeros((block_rows(tables.cells) * 16 if self.collect_group >= 0 else 0, tables.cells), dtype=np.int64)
         self.collect_count = np.zeros(1, dtype=np.int64)
         self.collect_cap = collect_cap
         self.kept: list[np.ndarray] = []
@@ -353,8 +377,12 @@ def count_solutions(
         return merged
     from puzzlelab.core.parallel import Task, run_tasks
 
-    units = split_units(inst, units, split_depth, order)
-    state = _load_checkpoint(checkpoint, inst, options, split_depth, reduce)
+    empty = count_subtree(instance_json, [], options)
+    header = {"instance": instance_json, "options": options, "split_depth": split_depth, "reduce": reduce}
+    state = load_checkpoint(checkpoint, header, empty, inst.board.cells, len(inst.tiles) * inst.sides)
+    units = split_units(inst, units, split_depth, order, budget)
+    if units is None:  # the budget ended while splitting: nothing counted
+        return dict(_merge([empty]), complete=False, errors=[], subtrees=0, wall_seconds=time.perf_counter() - started)
     done: dict[str, dict[str, Any]] = state["done"]
     names = [json.dumps(u, sort_keys=True) for u in units]
     tasks = [Task(count_subtree, (instance_json, [u], options), name=name) for u, name in zip(units, names) if name not in done]
@@ -364,34 +392,17 @@ def count_solutions(
         if outcome.ok and outcome.value["complete"]:
             parts.append(outcome.value)
             done[outcome.name] = outcome.value
-            _save_checkpoint(checkpoint, state)
+            save_checkpoint(checkpoint, state)
         elif not outcome.ok:
             errors.append(outcome.error.strip().splitlines()[-1] if outcome.error.strip() else "failed")
         if progress is not None:
             progress(Progress("subtrees", done=len(parts), total=len(units), best=sum(p["total"] for p in parts)))
-    empty = count_subtree(instance_json, [], options)
     merged = _merge([empty] + parts)
     merged["complete"] = len(parts) == len(units)
     merged["errors"] = errors[:5]
     merged["subtrees"] = len(units)
     merged["wall_seconds"] = time.perf_counter() - started
     return merged
-
-
-def _load_checkpoint(path: str | None, inst: Instance, options: dict, depth: int, reduce: bool) -> dict[str, Any]:
-    header = json.loads(json.dumps({"instance": format_instance(inst), "options": options, "split_depth": depth, "reduce": reduce}))
-    if path and Path(path).is_file():
-        data = json.loads(Path(path).read_text())
-        if {k: data.get(k) for k in header} == header:
-            return data
-    return dict(header, done={})
-
-
-def _save_checkpoint(path: str | None, state: dict[str, Any]) -> None:
-    if path:
-        tmp = Path(str(path) + ".tmp")
-        tmp.write_text(json.dumps(state))
-        tmp.replace(path)
 
 
 def first_solution(inst: Instance, budget: Budget, order: str = "mrv") -> tuple[list[int] | None, str, int]:

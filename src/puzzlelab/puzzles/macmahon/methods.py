@@ -1,7 +1,10 @@
 """The MacMahon methods: names, options and their run functions as lazy references, so
 loading the registry imports no numba kernel, HiGHS or OR-tools (the functions live in
 runners.py for the enumerator and the backtracking, in mip.py and cpsat.py for the
-models)."""
+models).
+
+Options that name a file or a machine of the server (`checkpoint`, `backend`, `address`)
+are `local_only`: the REST service refuses them from a client."""
 
 from __future__ import annotations
 
@@ -24,9 +27,9 @@ METHODS: tuple[Method, ...] = (
             ORDER,
             Option("symmetry", "bool", True, "classify the solutions under the symmetry group"),
             Option("group", "str", "", "extra subgroup from generators, e.g. rot180,WBR"),
-            Option("checkpoint", "str", "", "file keeping finished subtrees (resume a long count)"),
-            Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray")),
-            Option("address", "str", "", "ray cluster address (default: $RAY_ADDRESS)"),
+            Option("checkpoint", "str", "", "file keeping finished subtrees (resume a long count)", local_only=True),
+            Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray"), local_only=True),
+            Option("address", "str", "", "ray cluster address (default: $RAY_ADDRESS)", local_only=True),
         ),
         exact=True,
     ),

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, Result, Status, no_progress
-from puzzlelab.puzzles.macmahon.edge_model import EdgeModel, build_edge_model
+from puzzlelab.puzzles.macmahon.edge_model import EdgeModel, build_edge_model, check_model_size, placements
 from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid
 from puzzlelab.puzzles.macmahon.isolation import call_isolated, ortools_loaded
 from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
@@ -83,6 +83,7 @@ class HighsEdgeModel:
 
 
 def run_mip(inst: Instance, *, budget: Budget, progress, seed: int, solutions: int = 1, orientations: str = "distinct") -> Result:
+    check_model_size(inst, placements(inst, orientations))  # before any process or model is made
     if ortools_loaded():  # HiGHS cannot load beside OR-tools: run it in a fresh process
         left = budget.seconds_left()
         seconds = None if left == float("inf") else left

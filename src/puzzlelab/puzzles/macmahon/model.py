@@ -24,10 +24,18 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.macmahon.boards import Board, board, parse_board_name
 from puzzlelab.puzzles.macmahon.tiles import DEFAULT_COLOURS, burnside_count, canonical, tile_name, tile_set
 
-__all__ = ["Instance", "parse_instance", "format_instance", "instance_key", "MAX_COLOURS"]
+__all__ = ["Instance", "parse_instance", "format_instance", "instance_key", "MAX_COLOURS", "shown"]
 
 MAX_COLOURS = len(DEFAULT_COLOURS)
 _KEYS = ("board", "colours", "colors", "border", "tiles")
+_DIGITS = re.compile(r"[0-9]{1,30}")  # ASCII digits only: '²'.isdigit() is true but int('²') fails
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """`repr(value)` cut to `limit` characters, for error messages (a hostile input can
+    be megabytes long; a message stays one short line)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -69,27 +77,27 @@ class Instance:
 
 def _colour_index(value: Any, colours: tuple[str, ...], field: str) -> int:
     if isinstance(value, bool):
-        raise InvalidInstance(f"{field}: expected a colour name, letter or index, got {value!r}", field)
+        raise InvalidInstance(f"{field}: expected a colour name, letter or index, got {shown(value)}", field)
     if isinstance(value, int):
         if 0 <= value < len(colours):
             return value
         raise InvalidInstance(f"{field}: colour index {value} out of range 0..{len(colours) - 1}", field)
     text = str(value).strip().lower()
-    if text.isdigit():
+    if _DIGITS.fullmatch(text):
         return _colour_index(int(text), colours, field)
     for i, name in enumerate(colours):
         if text in (name.lower(), name[0].lower()):
             return i
     valid = ", ".join(colours)
-    raise InvalidInstance(f"{field}: unknown colour {value!r}; expected one of {valid}", field)
+    raise InvalidInstance(f"{field}: unknown colour {shown(value)}; expected one of {valid}", field)
 
 
 def _parse_colours(value: Any) -> tuple[str, ...] | None:
     if value is None:
         return None
     if isinstance(value, bool):
-        raise InvalidInstance(f"colours: expected a count or a list of names, got {value!r}", "colours")
-    if isinstance(value, str) and value.strip().isdigit():
+        raise InvalidInstance(f"colours: expected a count or a list of names, got {shown(value)}", "colours")
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
         value = int(value)
     if isinstance(value, int):
         if not 1 <= value <= MAX_COLOURS:
@@ -116,21 +124,21 @@ def _parse_tiles(value: Any, colours: tuple[str, ...], sides: int) -> tuple[int,
         if isinstance(spec, str):
             text = spec.strip().upper()
             if len(text) != sides:
-                raise InvalidInstance(f"tiles: piece {spec!r} should have {sides} colour letters (one per side, clockwise)", "tiles")
+                raise InvalidInstance(f"tiles: piece {shown(spec)} should have {sides} colour letters (one per side, clockwise)", "tiles")
             edges = []
             for ch in text:
                 if ch not in letters:
                     valid = ", ".join(f"{letters[i]} {colours[i]}" for i in range(len(colours)))
-                    raise InvalidInstance(f"tiles: unknown colour {ch!r} in piece {spec!r} (colours: {valid})", "tiles")
+                    raise InvalidInstance(f"tiles: unknown colour {ch!r} in piece {shown(spec)} (colours: {valid})", "tiles")
                 edges.append(letters.index(ch))
         elif isinstance(spec, (list, tuple)) and len(spec) == sides and all(isinstance(x, int) and not isinstance(x, bool) for x in spec):
             edges = list(spec)
             if any(not 0 <= x < len(colours) for x in edges):
-                raise InvalidInstance(f"tiles: piece {spec!r} uses a colour index outside 0..{len(colours) - 1}", "tiles")
+                raise InvalidInstance(f"tiles: piece {shown(spec)} uses a colour index outside 0..{len(colours) - 1}", "tiles")
         else:
-            raise InvalidInstance(f"tiles: expected piece names like 'WWRB' or lists of {sides} colour indices, got {spec!r}", "tiles")
+            raise InvalidInstance(f"tiles: expected piece names like 'WWRB' or lists of {sides} colour indices, got {shown(spec)}", "tiles")
         if times < 1:
-            raise InvalidInstance(f"tiles: count of piece {spec!r} must be at least 1, got {times}", "tiles")
+            raise InvalidInstance(f"tiles: count of piece {shown(spec)} must be at least 1, got {times}", "tiles")
         counts[index[canonical(tuple(edges))]] += times
 
     if value is None or value == "all":
@@ -140,14 +148,14 @@ def _parse_tiles(value: Any, colours: tuple[str, ...], sides: int) -> tuple[int,
     if isinstance(value, dict):
         for spec, times in value.items():
             if isinstance(times, bool) or not isinstance(times, int):
-                raise InvalidInstance(f"tiles: count of piece {spec!r} must be an integer, got {times!r}", "tiles")
+                raise InvalidInstance(f"tiles: count of piece {shown(spec)} must be an integer, got {shown(times)}", "tiles")
             add(spec, times)
     elif isinstance(value, (list, tuple)):
         for spec in value:
             times = 1
             if isinstance(spec, str) and "*" in spec:
                 spec, _, rep = spec.partition("*")
-                if not rep.isdigit():
+                if not _DIGITS.fullmatch(rep):
                     raise InvalidInstance(f"tiles: expected NAME*COUNT like WWRB*2, got {spec}*{rep}", "tiles")
                 times = int(rep)
             add(spec, times)
@@ -166,16 +174,16 @@ def _text_fields(text: str) -> dict[str, Any]:
             key, _, value = token.partition("=")
             key = key.lower()
             if key not in _KEYS:
-                raise InvalidInstance(f"instance: unknown field {key!r}; expected one of board, colours, border, tiles", key)
+                raise InvalidInstance(f"instance: unknown field {shown(key)}; expected one of board, colours, border, tiles", key[:40])
             fields["colours" if key == "colors" else key] = value
         elif token.lower() in ("free", "nb"):
             fields["border"] = None
-        elif re.fullmatch(r"c\d+", token.lower()):
+        elif re.fullmatch(r"c[0-9]+", token.lower()):
             fields["colours"] = token[1:]
         elif "board" not in fields:
             fields["board"] = token
         else:
-            raise InvalidInstance(f"instance: unexpected {token!r}; options look like border=red, free, c3, tiles=...", "instance")
+            raise InvalidInstance(f"instance: unexpected {shown(token)}; options look like border=red, free, c3, tiles=...", "instance")
     return fields
 
 
@@ -188,7 +196,7 @@ def parse_instance(obj: Any) -> Instance:
     elif isinstance(obj, dict):
         unknown = [k for k in obj if k not in _KEYS and k not in ("rows", "cols", "columns")]
         if unknown:
-            raise InvalidInstance(f"instance: unknown field {unknown[0]!r}; expected board, colours, border, tiles", unknown[0])
+            raise InvalidInstance(f"instance: unknown field {shown(unknown[0])}; expected board, colours, border, tiles", str(unknown[0])[:40])
         fields = {("colours" if k == "colors" else k): v for k, v in obj.items()}
         if "board" not in fields and "rows" in fields:
             fields["board"] = f"{fields.pop('rows')}x{fields.pop('cols', fields.pop('columns', '?'))}"
@@ -211,7 +219,7 @@ def parse_instance(obj: Any) -> Instance:
             used = {ch for n in names if isinstance(n, str) for ch in n.split("*")[0].upper()}
             unknown = sorted(ch for ch in used if ch not in letters)
             if unknown:
-                raise InvalidInstance(f"tiles: unknown colour {unknown[0]!r} (default colours: {', '.join(DEFAULT_COLOURS)}; give colours= for others)", "tiles")
+                raise InvalidInstance(f"tiles: unknown colour {shown(unknown[0])} (default colours: {', '.join(DEFAULT_COLOURS)}; give colours= for others)", "tiles")
             needed = max([letters.index(ch) + 1 for ch in used] + [1])
             colours = DEFAULT_COLOURS[: max(needed, 1)]
             if any(isinstance(n, (list, tuple)) for n in names):

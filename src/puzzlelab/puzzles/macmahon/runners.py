@@ -26,10 +26,17 @@ __all__ = [
     "checked",
     "count_verified",
     "BACKTRACK_MAX_CELLS",
+    "collect_cap",
 ]
 
 BACKTRACK_MAX_CELLS = 30
-COLLECT_CAP = 2_000_000
+COLLECT_CAP = 2_000_000  # class representatives `count --list` writes ...
+COLLECT_CELLS = 12_000_000  # ... and their cells in all (each a [piece, rotation] list in memory)
+
+
+def collect_cap(inst: Instance) -> int:
+    """How many class representatives `count --list` may gather for this board."""
+    return max(1, min(COLLECT_CAP, COLLECT_CELLS // inst.board.cells))
 
 
 def certificate(inst: Instance, stats: dict[str, Any]) -> dict[str, Any]:
@@ -67,12 +74,14 @@ def run_enumerate(inst: Instance, *, budget: Budget, progress, seed: int, worker
     stats = count_solutions(
         inst, budget=budget, progress=progress, workers=workers, split_depth=split_depth, order=order,
         symmetry=symmetry, generators=generators, checkpoint=checkpoint or None,
-        collect=collect, collect_cap=COLLECT_CAP if collect else 0,
+        collect=collect, collect_cap=collect_cap(inst) if collect else 0,
         backend=backend, address=address or os.environ.get("RAY_ADDRESS") or None,
     )
     if collect_into is not None:
-        if stats["collect_count"] > COLLECT_CAP:
-            raise InvalidInstance(f"--list: {stats['collect_count']:,} classes, more than the {COLLECT_CAP:,} that can be listed", "list", 413)
+        if stats["collect_count"] > collect_cap(inst):
+            raise InvalidInstance(
+                f"--list: {stats['collect_count']:,} classes of {inst.board.cells} cells, more than the {collect_cap(inst):,} that can be listed", "list", 413
+            )
         collect_into.extend(codes_to_grid(inst, r) for r in stats["collected"])
     cert = certificate(inst, stats)
     complete = stats["complete"]

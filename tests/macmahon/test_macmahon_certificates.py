@@ -19,8 +19,8 @@ from puzzlelab import cli
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.puzzles.macmahon import PUZZLE
 from puzzlelab.puzzles.macmahon.brute import backtrack_solutions
-from puzzlelab.puzzles.macmahon.methods import run_backtrack, run_enumerate
 from puzzlelab.puzzles.macmahon.model import parse_instance
+from puzzlelab.puzzles.macmahon.runners import run_backtrack, run_enumerate
 from puzzlelab.puzzles.macmahon.symmetry import instance_group
 from puzzlelab.puzzles.macmahon.verify import verify
 

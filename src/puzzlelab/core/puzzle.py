@@ -156,14 +156,15 @@ class Method:
 
     def parse_options(self, raw: dict[str, Any] | None, *, remote: bool = False) -> dict[str, Any]:
         """Check and convert options; every declared option gets a value (its default).
-        `remote` (the REST service): options marked `local_only` are refused."""
+        `remote` (the REST service): options marked `local_only` are refused unless they
+        hold their default (the page sends every option, `backend: "local"` included)."""
         if raw is not None and not isinstance(raw, dict):
             raise InvalidInstance(f"options: expected an object of option names and values, got {type(raw).__name__}", field="options")
         raw = dict(raw or {})
         known = {o.name: o for o in self.options}
         for key in raw:
             name = str(key).lstrip("-").replace("-", "_")
-            if remote and name in known and known[name].local_only and raw[key] is not None:
+            if remote and name in known and known[name].local_only and raw[key] is not None and raw[key] != known[name].default:
                 raise InvalidInstance(
                     f"option {known[name].flag}: names a file or machine on the server; the service takes it from its operator, "
                     "not from a request (use the command line)",

@@ -10,7 +10,7 @@ over) is forced into one cell of each orbit of cells, and the solutions with it 
 other cells of that orbit are the images of those, under one symmetry per cell. For the
 4 x 6 board that searches a quarter of the tree and still yields every solution, each
 exactly once (the images have the pivot in different cells). Units are split further
-by extending their prefixes, for worker processes (`core/parallel.py`).
+by extending their prefixes, for worker processes (`core/parallel/`).
 
 Counting: solutions come out of the kernel in blocks, are expanded by their images, and
 are classified by `classify_kernel`, so no list of all solutions is ever held. A count

@@ -182,7 +182,7 @@ def _rows_from_lists(puzzle: Any) -> tuple[str, ...]:
                     chars.append(BLOCKED)
                 else:
                     raise InvalidInstance(
-                        f"puzzle: row {r + 1}, column {c + 1} is {cell!r}; expected true (cover) or false (blocked)", "puzzle"
+                        f"puzzle: row {r + 1}, column {c + 1} is {shown(cell)}; expected true (cover) or false (blocked)", "puzzle"
                     )
             rows.append("".join(chars))
         else:

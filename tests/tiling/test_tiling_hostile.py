@@ -19,11 +19,10 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from text_strategies import text
 import typer
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from puzzlelab import cli
 from puzzlelab.core.errors import InvalidInstance
@@ -37,6 +36,7 @@ from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
 from puzzlelab.puzzles.tiling.kernels import max_square_table
 from puzzlelab.puzzles.tiling.limits import largest_squares, model_size, require_model_fits
 from puzzlelab.puzzles.tiling.model import Grid
+from text_strategies import text
 
 runner = CliRunner()
 COMMAND = typer.main.get_command(cli.app)  # built once: typer's runner rebuilds it per call (0.1 s)

@@ -127,6 +127,7 @@ def _read_marks(lines: list[str], width: int) -> tuple[set[Segment], set[Segment
                 raise InvalidInstance(f"drawing line {y + 1}: unexpected character {ch!r} at column {i + 1}", field="squares")
             i += 1
     _read_verticals(arms, len(lines) - 1, width, known, hidden)
+    _check_arms(arms, len(lines) - 1, known, hidden)
     return known, hidden, labels
 
 
@@ -166,6 +167,20 @@ def _read_verticals(arms: dict, height: int, width: int, known: set[Segment], hi
                 hidden.add(("v", x, y))
             elif value:
                 known.add(("v", x, y))
+
+
+def _check_arms(arms: dict, height: int, known: set[Segment], hidden: set[Segment]) -> None:
+    """Every drawn grid point agrees with the matches around it: its left and right
+    arms with the row's matches, no arm up from the top row or down from the bottom
+    one (so that a drawing is read only when it is a drawing of matches: a corner piece
+    between two horizontal matches is refused, not overlooked)."""
+    for (x, y), arm in arms.items():
+        if arm is None:
+            continue
+        up, down, left, right = arm
+        sides = ((("h", x - 1, y), left), (("h", x, y), right))
+        if any(seg not in hidden and bool(drawn) != (seg in known) for seg, drawn in sides) or (y == 0 and up) or (y == height and down):
+            raise InvalidInstance(f"drawing: the piece at grid point ({x}, {y}) does not meet the matches around it", field="squares")
 
 
 def _find_squares(labels: dict[tuple[int, int], int], fits, width: int, height: int) -> dict[int, Square]:

@@ -442,3 +442,11 @@ def test_svg_into_a_missing_folder_is_refused_before_solving(tmp_path):
     target = tmp_path / "missing" / "out.svg"
     result = runner.invoke(COMMAND, ["matchsticks", "solve", "10", "--svg", str(target), "--no-store"])
     assert result.exit_code == 2 and "does not exist" in result.output and not target.parent.exists()
+
+
+@pytest.mark.parametrize("n", ["1..10000000000", "60..64", "9" * 5000, "-1..3"])
+def test_table_ranges_are_checked_before_any_list_is_built(n):
+    started = time.perf_counter()
+    result = runner.invoke(COMMAND, ["matchsticks", "table", "--n", n, "--no-store"])
+    assert result.exit_code == 2 and "values run 0..63" in result.output and "Traceback" not in result.output
+    assert time.perf_counter() - started < 2

@@ -452,3 +452,11 @@ def test_no_tiling_option_names_a_server_file_unmarked():
         for option in method.options:
             if option.name in ("checkpoint", "backend", "address", "workdir", "path", "folder", "save_dir"):
                 assert option.local_only, (method.name, option.name)
+
+
+@pytest.mark.parametrize("args", [["--m", "1..10000000000"], ["--m", "1..1001", "--n", "3"], ["--n", "9" * 5000], ["--m", "0..2"]])
+def test_table_ranges_are_checked_before_any_list_is_built(args):
+    started = time.perf_counter()
+    result = runner.invoke(COMMAND, ["tiling", "table", *args])
+    assert result.exit_code == 2 and "values run 1..1000" in result.output and "Traceback" not in result.output
+    assert time.perf_counter() - started < 2

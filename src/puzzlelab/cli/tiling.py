@@ -8,10 +8,12 @@ from typing import Annotated, Optional
 
 import typer
 
+from puzzlelab.cli.common import bounded_range
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, fail, out, user_errors
 from puzzlelab.core.inputs import check_output_path
-from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.puzzles.tiling.contest import MODES, PracticeContest
+from puzzlelab.puzzles.tiling.model import MAX_SIDE
 
 __all__ = ["table_command", "contest_server_command", "contest_command"]
 
@@ -39,8 +41,8 @@ def table_command(
     from puzzlelab.puzzles.tiling.rectangles import table_rows
 
     with user_errors():
-        ms = parse_range(m, "m")
-        ns = parse_range(n, "n")
+        ms = bounded_range(m, "m", 1, MAX_SIDE)
+        ns = bounded_range(n, "n", 1, MAX_SIDE)
         for value, name in ((ms, "m"), (ns, "n")):
             if min(value) < 1:
                 raise InvalidInstance(f"{name}: sides must be at least 1", name)

@@ -450,3 +450,10 @@ def test_table_ranges_are_checked_before_any_list_is_built(n):
     result = runner.invoke(COMMAND, ["matchsticks", "table", "--n", n, "--no-store"])
     assert result.exit_code == 2 and "values run 0..63" in result.output and "Traceback" not in result.output
     assert time.perf_counter() - started < 2
+
+
+@pytest.mark.parametrize("method", ["full", "diagonal", "greedy"])
+def test_a_bound_past_every_answer_is_no_bound(method):
+    # The kernel's bound is an int64: 10**20 was a numba TypingError (exit 5).
+    result = PUZZLE.solve(PUZZLE.parse(6), method, budget=10, bound=10**20)
+    assert result.verified and result.value == PUZZLE.solve(PUZZLE.parse(6), method, budget=10).value

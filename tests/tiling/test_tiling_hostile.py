@@ -29,12 +29,14 @@ from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.result import Budget, Verdict
 from puzzlelab.puzzles.tiling import PUZZLE
 from puzzlelab.puzzles.tiling import dp as dp_module
+from puzzlelab.puzzles.tiling.beam import greedy_tiling
 from puzzlelab.puzzles.tiling.bounds import lp_lower_bound
 from puzzlelab.puzzles.tiling.contest_client import saved_name
 from puzzlelab.puzzles.tiling.cpsat import candidate_squares
 from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
 from puzzlelab.puzzles.tiling.kernels import max_square_table
 from puzzlelab.puzzles.tiling.limits import largest_squares, model_size, require_model_fits
+from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
 from puzzlelab.puzzles.tiling.model import Grid
 from text_strategies import text
 
@@ -460,3 +462,12 @@ def test_table_ranges_are_checked_before_any_list_is_built(args):
     result = runner.invoke(COMMAND, ["tiling", "table", *args])
     assert result.exit_code == 2 and "values run 1..1000" in result.output and "Traceback" not in result.output
     assert time.perf_counter() - started < 2
+
+
+@pytest.mark.parametrize("seed", [-1, 2**31, 10**20, -(10**20)])
+def test_any_integer_seed_is_taken(seed):
+    grid = PUZZLE.parse("....\n.#..\n....\n....\n")
+    assert PUZZLE.solve(grid, "cpsat", budget=5, seed=seed, threads=1).verified
+    free = np.ones((12, 20), dtype=bool)
+    squares, _ = improve_by_random_windows(free, greedy_tiling(free)[1], budget=Budget(0.2), seed=seed)
+    assert painted_ok(Grid.from_array(free), squares)

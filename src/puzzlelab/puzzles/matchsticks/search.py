@@ -57,7 +57,8 @@ def make_descriptor(
     bound: int | None = None,
     prefix: list[list[int]] | None = None,
 ) -> dict[str, Any]:
-    """A JSON-able description of a search (or of one subtree of it, with `prefix`)."""
+    """A JSON-able description of a search (or of one subtree of it, with `prefix`).
+    A bound past every answer (`unbounded(n)`) is that bound: the kernel's is an int64."""
     return {
         "n": int(n),
         "roam": int(roam),
@@ -66,7 +67,7 @@ def make_descriptor(
         "greedy_slack": int(greedy_slack),
         "max_added": bool(max_added),
         "count": bool(count),
-        "bound": None if bound is None else int(bound),
+        "bound": None if bound is None else min(int(bound), unbounded(int(n))),
         "prefix": [list(map(int, s)) for s in (prefix or [])],
     }
 

@@ -143,7 +143,7 @@ def cpsat_tiling(
     if left != math.inf:
         solver.parameters.max_time_in_seconds = max(0.01, left)
     solver.parameters.num_workers = threads or (os.cpu_count() or 1)
-    solver.parameters.random_seed = int(seed)
+    solver.parameters.random_seed = int(seed) % (1 << 31)  # any integer seed (CP-SAT's is an int32)
 
     class Watcher(cp_model.CpSolverSolutionCallback):
         def __init__(self) -> None:

@@ -237,6 +237,7 @@ def test_verify_near_tilings_agrees_with_painting(case):
 
 
 def cli_output_is_clear(result) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.exit_code in (0, 1, 2), (result.exit_code, result.output)
     assert "Traceback" not in result.output and "internal error" not in result.output, result.output
     if result.exit_code == 2:

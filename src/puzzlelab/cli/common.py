@@ -5,6 +5,7 @@ and storing a verified result."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any, Callable
 
@@ -12,7 +13,7 @@ import typer
 
 from puzzlelab.cli.errors import EXIT_INTERRUPTED, err, out
 from puzzlelab.core.interrupt import run_in_thread
-from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle
+from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle, parse_range
 from puzzlelab.core.result import Budget, Progress, Result
 from puzzlelab.core.store import Store
 
@@ -23,6 +24,7 @@ __all__ = [
     "run_interruptibly",
     "print_result",
     "store_result",
+    "bounded_range",
 ]
 
 
@@ -122,3 +124,20 @@ def print_result(puzzle: Puzzle, instance: Any, result: Result, as_json: bool) -
 def store_result(puzzle: Puzzle, instance: Any, result: Result) -> None:
     if result.verified:
         Store().add(puzzle.name, puzzle.instance_key(instance), result, puzzle.sense)
+
+
+def bounded_range(text: str, field: str, low: int, high: int) -> list[int]:
+    """`core.puzzle.parse_range` for values that lie in low..high, every number checked
+    before any list is built ('1..10000000000' would otherwise fill the memory): one
+    past `high` is too large (413), one below `low` malformed (422)."""
+    text = str(text)
+    if len(text) > 10_000:
+        raise InvalidInstance(f"{field}: {len(text)} characters; expected a short list of numbers and ranges", field, 413)
+    for number in re.findall(r"-?[0-9]+", text):
+        value = int(number) if len(number.lstrip("-")) <= 9 else (-1 if number.startswith("-") else 1) * 10**9
+        if value > high:
+            raise InvalidInstance(f"{field}: values run {low}..{high}, got {number[:12]}{'...' if len(number) > 12 else ''}", field, 413)
+        if value < low:
+            raise InvalidInstance(f"{field}: values run {low}..{high}, got {number[:12]}{'...' if len(number) > 12 else ''}", field)
+    return parse_range(text, field)
+

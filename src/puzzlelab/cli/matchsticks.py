@@ -15,11 +15,13 @@ from typing import Annotated, Optional
 
 import typer
 
+from puzzlelab.cli.common import bounded_range
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, fail, user_errors
-from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.model import MAX_N
 from puzzlelab.puzzles.matchsticks.reference import published_table
 
 __all__ = ["table", "published_column"]
@@ -53,7 +55,7 @@ def table(
     Example: puzzlelab matchsticks table --n 1..46 --method greedy
     """
     with user_errors():
-        values = parse_range(n, "--n")
+        values = bounded_range(n, "--n", 0, MAX_N)
         chosen = PUZZLE.method(method)
         options = {}
         if free_below is not None:

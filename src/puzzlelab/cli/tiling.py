@@ -3,13 +3,17 @@ under `puzzlelab tiling`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
+from puzzlelab.cli.common import bounded_range
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, fail, out, user_errors
-from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer, parse_range
+from puzzlelab.core.inputs import check_output_path
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.puzzles.tiling.contest import MODES, PracticeContest
+from puzzlelab.puzzles.tiling.model import MAX_SIDE
 
 __all__ = ["table_command", "contest_server_command", "contest_command"]
 
@@ -37,8 +41,8 @@ def table_command(
     from puzzlelab.puzzles.tiling.rectangles import table_rows
 
     with user_errors():
-        ms = parse_range(m, "m")
-        ns = parse_range(n, "n")
+        ms = bounded_range(m, "m", 1, MAX_SIDE)
+        ns = bounded_range(n, "n", 1, MAX_SIDE)
         for value, name in ((ms, "m"), (ns, "n")):
             if min(value) < 1:
                 raise InvalidInstance(f"{name}: sides must be at least 1", name)
@@ -110,15 +114,31 @@ def contest_command(
         )
 
     with user_errors():
+        folder = contest_folder(save_dir)
         try:
             logs = run_contest(server, key, count, mode=mode, deadline=deadline, margin=margin, seconds=seconds,
-                               save_dir=save_dir, workers=workers, on_answer=show)
+                               save_dir=folder, workers=workers, on_answer=show)
         except OSError as exc:  # urllib.error.URLError is an OSError
             fail(f"server: cannot reach {server} ({exc})", EXIT_NO_ANSWER)
     scores = [e.answer.get("score") for e in logs if e.answer.get("score") is not None]
     if scores:
         out.print(f"{len(logs)} puzzles, mean squares {sum(e.squares for e in logs) / len(logs):.2f}, "
                   f"total score {sum(scores)}, slowest post {max(e.seconds_to_post for e in logs):.2f} s", markup=False)
+
+
+def contest_folder(save_dir: str) -> Path:
+    """The folder `contest` saves puzzles and its log in, made and checked before the
+    first puzzle is fetched (a file in the way, a folder that cannot be made or
+    written: a one-line error, and no puzzle of the contest is lost)."""
+    folder = Path(save_dir)
+    if folder.exists() and not folder.is_dir():
+        raise InvalidInstance(f"--save-dir {folder}: is a file; expected a folder", "save_dir")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInstance(f"--save-dir {folder}: cannot be made ({exc.strerror or exc})", "save_dir") from None
+    check_output_path(folder / "contest-log.jsonl", "--save-dir")
+    return folder
 
 
 COMMANDS = {"table": table_command, "contest-server": contest_server_command, "contest": contest_command}

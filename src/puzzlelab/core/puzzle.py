@@ -289,7 +289,7 @@ class Puzzle:
         except InvalidInstance as exc:
             names = list(self.catalog())
             hint = f" (catalog names include {', '.join(names[:6])}{' ...' if len(names) > 6 else ''})" if names else ""
-            raise InvalidInstance(f"instance {spec[:60]!r}: not a catalog name or file, and {exc}{hint}", "instance") from exc
+            raise InvalidInstance(f"instance {spec[:60]!r}: not a catalog name or file, and {exc}{hint}", "instance", exc.status) from exc
 
     def solve(
         self,

@@ -1,6 +1,12 @@
 """The checkpoint of a split search: its finished subtrees in a JSON file, rewritten
 atomically (at most every two seconds, and at the start and end), so that an
-interrupted proof resumes where it stopped (`search.run_search`)."""
+interrupted proof resumes where it stopped (`search.run_search`).
+
+A file given as the checkpoint is read only when it is one: text that is not UTF-8
+(a binary file), JSON of another kind, a checkpoint of another search or one whose
+subtree list does not match its digest is refused with a message saying so (ValueError,
+which the `full` method reports as a bad `--checkpoint`), and is never overwritten.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +17,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.inputs import parse_json, read_text_file
 from puzzlelab.puzzles.matchsticks.tables import space_key
 
-__all__ = ["Checkpoint"]
+__all__ = ["Checkpoint", "MAX_CHECKPOINT_BYTES"]
+
+MAX_CHECKPOINT_BYTES = 2_000_000_000  # ten million subtrees of a deep plan
+_RESULT_KEYS = {"found": bool, "count": int, "nodes": int, "complete": bool}
 
 
 class Checkpoint:
@@ -29,18 +40,44 @@ class Checkpoint:
         self.last_write = 0.0
         self.loaded = False  # resumed from the file
 
+    def check(self) -> None:
+        """Before any work: a file there must be a checkpoint of this search (ValueError
+        otherwise); with none there, the nearest existing folder above must be writable."""
+        if self.path is None:
+            return
+        if self.path.exists():
+            self._read()
+            return
+        folder = self.path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise ValueError(f"checkpoint {self.path}: cannot be written (folder {folder} is not a writable folder)")
+
     def load(self) -> bool:
-        if self.path is None or not self.path.is_file():
+        if self.path is None or not self.path.exists():
             return False
-        data = json.loads(self.path.read_text())
-        if data.get("version") != 1 or data.get("search") != self.key:
-            raise ValueError(f"checkpoint {self.path} belongs to another search ({data.get('search')}), not {self.key}")
-        digest = _digest(data["prefixes"])
-        if data.get("digest") != digest:
-            raise ValueError(f"checkpoint {self.path}: subtree list does not match its digest (damaged file?)")
-        self.data = data
+        self.data = self._read()
         self.loaded = True
         return True
+
+    def _read(self) -> dict[str, Any]:
+        """The file's checkpoint data, checked: ValueError naming what is wrong."""
+        where = f"checkpoint {self.path}"
+        if not self.path.is_file():
+            raise ValueError(f"{where}: not a file")
+        try:
+            data = parse_json(read_text_file(self.path, "checkpoint", MAX_CHECKPOINT_BYTES), where, limit=MAX_CHECKPOINT_BYTES)
+        except InvalidInstance as exc:
+            raise ValueError(f"{exc}; not a checkpoint of this program (a file of another kind is never overwritten)") from None
+        if not isinstance(data, dict) or "search" not in data or "prefixes" not in data:
+            raise ValueError(f"{where}: JSON of another kind, not a matchsticks checkpoint (it is never overwritten)")
+        if data.get("version") != 1 or data.get("search") != self.key:
+            raise ValueError(f"{where} belongs to another search ({_short(data.get('search'))}), not {self.key}")
+        if data.get("digest") != _digest(data["prefixes"]):
+            raise ValueError(f"{where}: subtree list does not match its digest (damaged file?)")
+        _check_contents(data, where)
+        return data
 
     def start(self, prefixes: list[list[list[int]]], bound: int | None, solution: Any) -> None:
         self.data.update(prefixes=prefixes, digest=_digest(prefixes), bound=bound, solution=solution)
@@ -57,10 +94,56 @@ class Checkpoint:
         if not force and now - self.last_write < 2.0:
             return
         self.last_write = now
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.data))
-        os.replace(tmp, self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(self.data))
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise ValueError(f"checkpoint {self.path}: cannot be written ({exc.strerror or exc})") from None
+
+
+def _check_contents(data: dict[str, Any], where: str) -> None:
+    """The shapes the search reads back: prefixes a list of squares, `done` subtree
+    results by index, `bound` a number or null."""
+    prefixes = data["prefixes"]
+    if not isinstance(prefixes, list) or not all(_is_squares(p) for p in prefixes):
+        raise ValueError(f"{where}: 'prefixes' is not a list of squares")
+    bound = data.get("bound")
+    if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+        raise ValueError(f"{where}: 'bound' is not a number")
+    if data.get("solution") is not None and not _is_squares(data["solution"]):
+        raise ValueError(f"{where}: 'solution' is not a list of squares")
+    done = data.setdefault("done", {})
+    if not isinstance(done, dict):
+        raise ValueError(f"{where}: 'done' is not an object of finished subtrees")
+    for index, result in done.items():
+        if not (index.isascii() and index.isdigit() and int(index) < len(prefixes)) or not _is_result(result):
+            raise ValueError(f"{where}: finished subtree {_short(index)} is not a subtree result of this search")
+
+
+def _is_squares(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(s, list) and len(s) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in s) for s in value
+    )
+
+
+def _is_result(result: Any) -> bool:
+    if not isinstance(result, dict):
+        return False
+    for key, kind in _RESULT_KEYS.items():
+        value = result.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            return False
+    best, solution = result.get("best"), result.get("solution")
+    if result["found"]:
+        return isinstance(best, int) and not isinstance(best, bool) and _is_squares(solution)
+    return True
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if isinstance(value, (dict, list, str, int, float, bool, type(None))) else repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _digest(prefixes: Any) -> str:

@@ -7,17 +7,22 @@ first corner not labelled by a larger square). A square whose four corners were 
 labelled carries no label; it is looked for wherever all its sides are drawn and all its
 corners are labelled. Segments hidden under a label (the grid point itself, and the
 segment character a second digit covers) are unknown until a square explains them.
-Every drawn match must belong to some square, or the drawing is refused.
+Every drawn match must belong to some square, or the drawing is refused. A drawing is
+at most MAX_DRAWING grid units each way and its labels are sizes 1..63, so a hostile
+text is refused before it costs time or memory.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from puzzlelab.core.puzzle import InvalidInstance
-from puzzlelab.puzzles.matchsticks.model import Solution, Square, parse_solution
+from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.puzzles.matchsticks.model import MAX_N, Solution, Square, parse_solution
 
-__all__ = ["looks_like_drawing", "parse_drawing", "parse_any_solution"]
+__all__ = ["looks_like_drawing", "parse_drawing", "parse_any_solution", "MAX_DRAWING"]
+
+MAX_DRAWING = 256  # grid units across and down (a drawing of n = 63 with roam 31 is 125)
+_DIGITS = "0123456789"
 
 # Box-drawing character -> (up, down, left, right) arms; mirrors render.BOX.
 _ARMS = {
@@ -76,6 +81,10 @@ def parse_drawing(text: str) -> Solution:
         raise InvalidInstance("drawing: expected at least two lines of box-drawing characters", field="squares")
     height = len(lines) - 1
     width = (max(len(line) for line in lines) - 1) // 2
+    if height > MAX_DRAWING or width > MAX_DRAWING:
+        raise InvalidInstance(
+            f"drawing: {width} x {height} grid units; expected at most {MAX_DRAWING} each way", field="squares"
+        )
     known, hidden, labels = _read_marks(lines, width)
     if not labels:
         raise InvalidInstance("drawing: no size labels found", field="squares")
@@ -105,7 +114,7 @@ def _read_marks(lines: list[str], width: int) -> tuple[set[Segment], set[Segment
         i = 0
         while i < len(line):
             ch = line[i]
-            if ch.isdigit():
+            if ch in _DIGITS:
                 i = _read_label(line, i, y, labels, arms, hidden)
                 continue
             if i % 2 == 0:
@@ -118,17 +127,21 @@ def _read_marks(lines: list[str], width: int) -> tuple[set[Segment], set[Segment
                 raise InvalidInstance(f"drawing line {y + 1}: unexpected character {ch!r} at column {i + 1}", field="squares")
             i += 1
     _read_verticals(arms, len(lines) - 1, width, known, hidden)
+    _check_arms(arms, len(lines) - 1, known, hidden)
     return known, hidden, labels
 
 
 def _read_label(line: str, i: int, y: int, labels: dict, arms: dict, hidden: set[Segment]) -> int:
     """Record the size label starting at column i of line y; returns the column after it."""
     j = i
-    while j < len(line) and line[j].isdigit():
+    while j < len(line) and line[j] in _DIGITS:
         j += 1
     if i % 2:
-        raise InvalidInstance(f"drawing line {y + 1}: label {line[i:j]} does not start at a grid point (column {i + 1})", field="squares")
-    labels[(i // 2, y)] = int(line[i:j])
+        raise InvalidInstance(f"drawing line {y + 1}: label {line[i:j][:8]} does not start at a grid point (column {i + 1})", field="squares")
+    size = int(line[i:j]) if j - i <= 3 else MAX_N + 1
+    if not 1 <= size <= MAX_N:
+        raise InvalidInstance(f"drawing line {y + 1}: label {line[i:j][:8]} at column {i + 1} is not a size 1..{MAX_N}", field="squares")
+    labels[(i // 2, y)] = size
     arms[(i // 2, y)] = None
     for k in range(i + 1, j):
         if k % 2:
@@ -154,6 +167,20 @@ def _read_verticals(arms: dict, height: int, width: int, known: set[Segment], hi
                 hidden.add(("v", x, y))
             elif value:
                 known.add(("v", x, y))
+
+
+def _check_arms(arms: dict, height: int, known: set[Segment], hidden: set[Segment]) -> None:
+    """Every drawn grid point agrees with the matches around it: its left and right
+    arms with the row's matches, no arm up from the top row or down from the bottom
+    one (so that a drawing is read only when it is a drawing of matches: a corner piece
+    between two horizontal matches is refused, not overlooked)."""
+    for (x, y), arm in arms.items():
+        if arm is None:
+            continue
+        up, down, left, right = arm
+        sides = ((("h", x - 1, y), left), (("h", x, y), right))
+        if any(seg not in hidden and bool(drawn) != (seg in known) for seg, drawn in sides) or (y == 0 and up) or (y == height and down):
+            raise InvalidInstance(f"drawing: the piece at grid point ({x}, {y}) does not meet the matches around it", field="squares")
 
 
 def _find_squares(labels: dict[tuple[int, int], int], fits, width: int, height: int) -> dict[int, Square]:
@@ -189,12 +216,14 @@ def _find_squares(labels: dict[tuple[int, int], int], fits, width: int, height: 
 
 def _unlabelled(size: int, fits, done: set[tuple[int, int]], width: int, height: int) -> Square | None:
     """The first position (row by row) where a square of `size` is drawn with all four
-    corners labelled by larger squares."""
-    for y in range(height - size + 1):
-        for x in range(width - size + 1):
-            order = ((x, y), (x + size, y + size), (x, y + size), (x + size, y))
-            if fits(size, x, y) and all(c in done for c in order):
-                return Square(size, x, y)
+    corners labelled by larger squares (its top-left corner is then one of the
+    labelled points, so only those are tried)."""
+    for x, y in sorted(done, key=lambda g: (g[1], g[0])):
+        if x + size > width or y + size > height:
+            continue
+        order = ((x, y), (x + size, y + size), (x, y + size), (x + size, y))
+        if all(c in done for c in order) and fits(size, x, y):
+            return Square(size, x, y)
     return None
 
 

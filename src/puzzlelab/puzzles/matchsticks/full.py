@@ -14,6 +14,9 @@ nodes for n = 16..23 without changing any answer or count.
 
 Long runs are cut into subtrees (`search.py`): `workers` > 1 shares them among worker
 processes, `checkpoint` records finished ones so that an interrupted proof resumes.
+Both are checked before the bound searches start: a `checkpoint` file that is not this
+search's checkpoint is refused (never overwritten), and `subtrees` whose plan cannot
+fit the memory allowed is refused with the figure (`limits.py`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result
+from puzzlelab.puzzles.matchsticks.checkpoint import Checkpoint
 from puzzlelab.puzzles.matchsticks.common import check_roam
+from puzzlelab.puzzles.matchsticks.limits import format_bytes, memory_allowed, prefix_bytes
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import SearchOutcome, make_descriptor, run_search
@@ -93,6 +98,11 @@ def run_full(
     n = instance.n
     if n == 0:
         return empty_result(method_name)
+    if bound is not None and bound < 0:
+        raise InvalidInstance(f"option --bound: expected a non-negative total, got {bound}", field="bound")
+    # A bound given without an answer: look for answers of at most that many matches.
+    base = make_descriptor(n, roam=roam, max_added=max_added, count=count_solutions, bound=None if bound is None else bound + 1)
+    _check_up_front(base, checkpoint, subtrees, budget)
     extra: dict[str, Any] = {"max_added": max_added}
     known = None
     if bound is None:
@@ -100,12 +110,7 @@ def run_full(
         if found is not None:
             known = (found[0], found[1])
             extra["bounds"] = found[2]
-        base = make_descriptor(n, roam=roam, max_added=max_added, count=count_solutions)
     else:
-        if bound < 0:
-            raise InvalidInstance(f"option --bound: expected a non-negative total, got {bound}", field="bound")
-        # A bound given without an answer: look for answers of at most that many matches.
-        base = make_descriptor(n, roam=roam, max_added=max_added, count=count_solutions, bound=bound + 1)
         extra["bound_given"] = bound
     if known is not None and extra["bounds"].get("proven") and not count_solutions and not max_added:
         # The bound search was the whole search (nothing restricted for this n).
@@ -127,7 +132,7 @@ def run_full(
             backend=backend,
             address=address,
         )
-    except ValueError as exc:  # a checkpoint of another search, a damaged file
+    except ValueError as exc:  # a checkpoint of another search, a damaged file, a folder not writable
         raise InvalidInstance(f"option --checkpoint: {exc}", field="checkpoint") from None
     except RuntimeError as exc:  # e.g. the ray backend is not installed here
         raise InvalidInstance(f"option --backend: {exc}", field="backend") from None
@@ -137,3 +142,20 @@ def run_full(
         extra["improved_bound"] = True
     return to_result(outcome, method_name, roam=roam, proves=not max_added, counted=count_solutions, extra=extra)
 
+
+
+def _check_up_front(base: dict[str, Any], checkpoint: str | None, subtrees: int, budget: Budget) -> None:
+    """Before any search: the checkpoint file is this search's (or absent, in a
+    writable place), and the subtrees asked for fit the memory allowed."""
+    try:
+        Checkpoint(checkpoint, base).check()
+    except ValueError as exc:
+        raise InvalidInstance(f"option --checkpoint: {exc}", field="checkpoint") from None
+    need, allowed = subtrees * prefix_bytes(3), memory_allowed(budget)
+    if need > allowed:
+        raise InvalidInstance(
+            f"option --subtrees: {subtrees} subtrees need at least {format_bytes(need)} to plan, more than the "
+            f"{format_bytes(allowed)} allowed; ask for fewer (0: automatic)",
+            field="subtrees",
+            status=413,
+        )

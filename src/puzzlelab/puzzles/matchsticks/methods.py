@@ -1,6 +1,8 @@
 """The matchsticks methods: names, summaries, options, and their run functions as lazy
 `"module:function"` references, so that loading the puzzle imports no search module
-and no numba kernel until a method runs."""
+and no numba kernel until a method runs. Options that name a file or a machine of the
+one who runs the search (`full`'s checkpoint, backend, address) are `local_only`: the
+REST service refuses them from a client (issue 22)."""
 
 from __future__ import annotations
 
@@ -27,10 +29,14 @@ METHODS: tuple[Method, ...] = (
             Option("bound", "int", None, "search only answers of at most this many matches (skips the bound methods)", minimum=0),
             WORKERS,
             Option("subtrees", "int", 0, "cut the search into at least this many subtrees (0: automatic)", minimum=0, maximum=10_000_000),
-            Option("checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it"),
+            Option(
+                "checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it", local_only=True
+            ),
             ROAM,
-            Option("backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray")),
-            Option("address", "str", None, "ray cluster address (backend ray)"),
+            Option(
+                "backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray"), local_only=True
+            ),
+            Option("address", "str", None, "ray cluster address (backend ray)", local_only=True),
         ),
         exact=True,
     ),

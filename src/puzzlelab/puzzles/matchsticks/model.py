@@ -16,12 +16,12 @@ one 64-bit word in the kernels (`kernels.py`); a search with roam m needs n + 2m
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.inputs import parse_json
 
 __all__ = [
     "MAX_N",
@@ -30,12 +30,15 @@ __all__ = [
     "Square",
     "Solution",
     "parse_instance",
+    "shown",
     "parse_solution",
     "format_solution",
 ]
 
 MAX_N = 63
 MAX_AREA = 63  # unit segments per row of the searched area (one uint64 word per row)
+MAX_PLACE = 10_000  # largest |x|, |y|, size and roam a solution may state
+_MAX_DIGITS = 30  # a longer number is refused before it is converted (413 for n)
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,8 @@ class Solution:
 
 
 def parse_instance(obj: Any) -> Instance:
-    """An Instance from 16, "16", "n=16" or {"n": 16}; InvalidInstance naming `n`."""
+    """An Instance from 16, "16", "n=16" or {"n": 16}; InvalidInstance naming `n`
+    (status 413 for a number past MAX_N, however many digits it has)."""
     raw = obj
     if isinstance(obj, dict):
         if "n" not in obj:
@@ -81,24 +85,42 @@ def parse_instance(obj: Any) -> Instance:
         raw = obj["n"]
     if isinstance(raw, str):
         text = raw.strip()
-        match = re.fullmatch(r"(?:n\s*=\s*)?([+-]?\d+)", text)
+        match = re.fullmatch(r"(?:n\s*=\s*)?([+-]?)([0-9]+)", text)
         if not match:
             raise InvalidInstance(f"n: expected an integer 0..{MAX_N} (the largest square size), got {text[:40]!r}", field="n")
-        raw = int(match.group(1))
+        sign, digits = match.groups()
+        if len(digits.lstrip("0")) > _MAX_DIGITS:
+            status = 422 if sign == "-" else 413
+            raise InvalidInstance(f"n: expected an integer 0..{MAX_N}, got a number of {len(digits.lstrip('0'))} digits", "n", status)
+        raw = int(sign + digits)
     if isinstance(raw, bool) or not isinstance(raw, int):
         if isinstance(raw, float) and raw.is_integer():
             raw = int(raw)
         else:
-            raise InvalidInstance(f"n: expected an integer 0..{MAX_N}, got {raw!r}", field="n")
+            raise InvalidInstance(f"n: expected an integer 0..{MAX_N}, got {shown(raw)}", field="n")
     if raw < 0:
-        raise InvalidInstance(f"n: expected an integer 0..{MAX_N}, got {raw} (negative)", field="n")
+        raise InvalidInstance(f"n: expected an integer 0..{MAX_N}, got {shown(raw)} (negative)", field="n")
     if raw > MAX_N:
         raise InvalidInstance(
-            f"n: expected an integer 0..{MAX_N}, got {raw} (a row of the area must fit one 64-bit word)",
+            f"n: expected an integer 0..{MAX_N}, got {shown(raw)} (a row of the area must fit one 64-bit word)",
             field="n",
             status=413,
         )
     return Instance(raw)
+
+
+def shown(value: Any) -> str:
+    """A value for a message: short, and never an error itself (an integer of 5,000
+    digits has no decimal text in Python; a deeply nested list has no repr)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**_MAX_DIGITS:
+        if value.bit_length() < 14_000:
+            return f"a number of {len(str(abs(value)))} digits"
+        return f"a number of about {value.bit_length() * 0.30103:.0f} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _square_from(item: Any, index: int) -> Square:
@@ -107,37 +129,46 @@ def _square_from(item: Any, index: int) -> Square:
         try:
             values = [item["size"], item["x"], item["y"]]
         except KeyError as exc:
-            raise InvalidInstance(f"{where}: expected keys size, x, y; missing {exc.args[0]!r}", field="squares") from None
+            raise InvalidInstance(f"{where}: expected keys size, x, y; missing {shown(exc.args[0])}", field="squares") from None
     elif isinstance(item, (list, tuple)):
         values = list(item)
     else:
-        raise InvalidInstance(f"{where}: expected (size, x, y), got {item!r}", field="squares")
+        raise InvalidInstance(f"{where}: expected (size, x, y), got {shown(item)}", field="squares")
     if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, int) for v in values):
-        raise InvalidInstance(f"{where}: expected three integers (size, x, y), got {item!r}", field="squares")
+        raise InvalidInstance(f"{where}: expected three integers (size, x, y), got {shown(item)}", field="squares")
     size, x, y = values
     if size < 1:
-        raise InvalidInstance(f"{where}: size must be at least 1, got {size}", field="squares")
-    if abs(x) > 10_000 or abs(y) > 10_000:
-        raise InvalidInstance(f"{where}: corner ({x}, {y}) is implausibly far away", field="squares")
+        raise InvalidInstance(f"{where}: size must be at least 1, got {shown(size)}", field="squares")
+    if size > MAX_PLACE:
+        raise InvalidInstance(f"{where}: size {shown(size)} is implausibly large (sizes run 1..{MAX_N})", field="squares")
+    if abs(x) > MAX_PLACE or abs(y) > MAX_PLACE:
+        raise InvalidInstance(f"{where}: corner ({shown(x)}, {shown(y)}) is implausibly far away", field="squares")
     return Square(size, x, y)
 
 
-_TUPLE = re.compile(r"\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
+_TUPLE = re.compile(r"\(\s*([+-]?[0-9]+)\s*,\s*([+-]?[0-9]+)\s*,\s*([+-]?[0-9]+)\s*\)")
+
+
+def _number(text: str) -> int:
+    """A number of the `(size, x, y)` text (one too long to be a place is refused
+    before it is converted)."""
+    digits = len(text.lstrip("+-").lstrip("0"))
+    if digits > _MAX_DIGITS:
+        raise InvalidInstance(f"solution: a number of {digits} digits is not a size or a place (at most {MAX_PLACE})", "squares")
+    return int(text)
 
 
 def parse_solution(obj: Any) -> Solution:
     """A Solution from JSON ({"squares": [...], "roam": m} or a bare list of squares) or
     text of `(size, x, y)` triples, e.g. "(2,0,0) (1,0,0)". Only the form is checked
     here; `verify.py` checks sizes and area. The field's ASCII drawing is read by
-    `drawing.py` (`parse_any_solution` takes every form), which builds on this module."""
+    `drawing.py` (`parse_any_solution` takes every form), which builds on this module.
+    JSON text goes through `core.inputs.parse_json` (depth, size, number limits)."""
     roam = 0
     if isinstance(obj, str):
         text = obj.strip()
         if text[:1] and text[:1] in "[{":
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InvalidInstance(f"solution: not valid JSON ({exc.msg})", field="squares") from None
+            obj = parse_json(text, "solution")
         else:
             triples = _TUPLE.findall(text)
             leftover = _TUPLE.sub("", text).replace(",", " ").strip()
@@ -145,13 +176,13 @@ def parse_solution(obj: Any) -> Solution:
                 raise InvalidInstance(
                     f"solution: expected squares as (size, x, y) triples, found {leftover[:40]!r}", field="squares"
                 )
-            obj = [[int(a), int(b), int(c)] for a, b, c in triples]
+            obj = [[_number(a), _number(b), _number(c)] for a, b, c in triples]
     if isinstance(obj, dict):
         if "squares" not in obj:
             raise InvalidInstance('solution: expected {"squares": [[size, x, y], ...]}', field="squares")
         roam = obj.get("roam", 0)
-        if isinstance(roam, bool) or not isinstance(roam, int) or roam < 0:
-            raise InvalidInstance(f"roam: expected a non-negative integer, got {roam!r}", field="roam")
+        if isinstance(roam, bool) or not isinstance(roam, int) or roam < 0 or roam > MAX_PLACE:
+            raise InvalidInstance(f"roam: expected an integer 0..{MAX_PLACE}, got {shown(roam)}", field="roam")
         obj = obj["squares"]
     if not isinstance(obj, (list, tuple)):
         raise InvalidInstance(f"solution: expected a list of squares (size, x, y), got {type(obj).__name__}", field="squares")

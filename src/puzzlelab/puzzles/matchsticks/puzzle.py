@@ -4,6 +4,8 @@ first run, so loading the puzzle compiles and imports no numba kernel)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.puzzle import Puzzle
@@ -18,6 +20,7 @@ from puzzlelab.puzzles.matchsticks.verify import verify_solution
 __all__ = ["MatchsticksPuzzle", "PUZZLE"]
 
 SOURCE = "OEIS A294249 (B. Chaffin, Matchstick Squares, 2019)"
+_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 
 class MatchsticksPuzzle(Puzzle):
@@ -35,6 +38,19 @@ class MatchsticksPuzzle(Puzzle):
 
     def parse(self, obj: Any) -> Instance:
         return parse_instance(obj)
+
+    def load(self, spec: str | Any, *, local: bool = True) -> Instance:
+        """As `Puzzle.load`, but a number given inline is n itself, however many digits
+        it has: `parse_instance` refuses one past 63 as too large (413), where the JSON
+        reader would call a number of over 30 digits malformed (422)."""
+        if (
+            isinstance(spec, str)
+            and _NUMBER.fullmatch(spec)
+            and spec not in self.catalog()
+            and not (local and len(spec) < 4096 and Path(spec).is_file())
+        ):
+            return parse_instance(spec)
+        return super().load(spec, local=local)
 
     def format_instance(self, instance: Instance) -> dict[str, int]:
         return {"n": instance.n}

@@ -25,6 +25,7 @@ import numpy as np
 
 from puzzlelab.core.result import Budget, Progress
 from puzzlelab.puzzles.matchsticks.checkpoint import Checkpoint
+from puzzlelab.puzzles.matchsticks.limits import memory_allowed, prefix_bytes
 from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, root_prefixes, tables_for
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "solve_subtree",
     "split_subtree",
     "plan_subtrees",
+    "SplitTooLarge",
     "run_search",
     "SearchOutcome",
     "unbounded",
@@ -55,7 +57,8 @@ def make_descriptor(
     bound: int | None = None,
     prefix: list[list[int]] | None = None,
 ) -> dict[str, Any]:
-    """A JSON-able description of a search (or of one subtree of it, with `prefix`)."""
+    """A JSON-able description of a search (or of one subtree of it, with `prefix`).
+    A bound past every answer (`unbounded(n)`) is that bound: the kernel's is an int64."""
     return {
         "n": int(n),
         "roam": int(roam),
@@ -64,7 +67,7 @@ def make_descriptor(
         "greedy_slack": int(greedy_slack),
         "max_added": bool(max_added),
         "count": bool(count),
-        "bound": None if bound is None else int(bound),
+        "bound": None if bound is None else min(int(bound), unbounded(int(n))),
         "prefix": [list(map(int, s)) for s in (prefix or [])],
     }
 
@@ -141,21 +144,30 @@ def run_subtree_task(descriptor: dict[str, Any], budget: Budget | None = None, i
     return solve_subtree(descriptor, budget=budget)
 
 
-def split_subtree(descriptor: dict[str, Any], depth: int, budget: Budget | None = None) -> list[list[list[int]]] | None:
+class SplitTooLarge(Exception):
+    """Splitting one level deeper would take more memory than allowed."""
+
+
+def split_subtree(
+    descriptor: dict[str, Any], depth: int, budget: Budget | None = None, max_prefixes: int | None = None
+) -> list[list[list[int]]] | None:
     """Prefixes of the nodes at `depth` below the descriptor's prefix that are within its
-    bound, in the kernel's visiting order. None when the budget ran out first."""
+    bound, in the kernel's visiting order. None when the budget ran out first;
+    SplitTooLarge when there are more than `max_prefixes`."""
     from puzzlelab.puzzles.matchsticks import kernels
 
     n = descriptor["n"]
     if depth <= len(descriptor["prefix"]) or depth >= n:
         raise ValueError(f"split depth must lie strictly between {len(descriptor['prefix'])} and {n}")
     budget = budget or Budget()
-    capacity = 1024
+    capacity = 1024 if max_prefixes is None else max(1, min(1024, max_prefixes))
     while True:
         tables, stats, _, split_out = _run_kernel(descriptor, budget.control, depth, capacity)
         status = int(stats[kernels.STAT_STATUS])
         if status == kernels.STATUS_SPLIT_OVERFLOW:
-            capacity *= 8
+            if max_prefixes is not None and capacity >= max_prefixes:
+                raise SplitTooLarge(f"more than {max_prefixes} subtrees at depth {depth}")
+            capacity = capacity * 8 if max_prefixes is None else min(capacity * 8, max_prefixes)
             continue
         if status == kernels.STATUS_STOPPED:
             return None
@@ -166,18 +178,28 @@ def split_subtree(descriptor: dict[str, Any], depth: int, budget: Budget | None 
 def plan_subtrees(base: dict[str, Any], target: int, budget: Budget | None = None) -> list[list[list[int]]] | None:
     """Cut the whole search into at least `target` subtrees where the tree allows: the
     root prefixes (largest two squares) split one level deeper at a time. Returns the
-    prefixes, or None if the budget ran out while planning."""
+    prefixes, or None if the budget ran out while planning. A level that would not fit
+    the memory allowed (`limits.memory_allowed`) is not made: the plan then stays at
+    the level before, with fewer subtrees than asked (the search is the same)."""
+    budget = budget or Budget()
     n = base["n"]
     prefixes = root_prefixes(n, base["roam"], base["free_below"])
+    room = memory_allowed(budget)
     depth = 2
     while len(prefixes) < target and depth < n - 1:
         depth += 1
+        most = room // prefix_bytes(depth)
         deeper: list[list[list[int]]] = []
-        for prefix in prefixes:
-            found = split_subtree(dict(base, prefix=prefix), depth, budget)
-            if found is None:
-                return None
-            deeper.extend(found)
+        try:
+            for prefix in prefixes:
+                if budget.expired():
+                    return None
+                found = split_subtree(dict(base, prefix=prefix), depth, budget, max_prefixes=most - len(deeper))
+                if found is None:
+                    return None
+                deeper.extend(found)
+        except SplitTooLarge:
+            return prefixes
         prefixes = deeper
     return prefixes
 

@@ -9,6 +9,7 @@ solution's `roam` margin on every side).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
@@ -50,9 +51,10 @@ def verify_solution(instance: Instance, solution: Any) -> Verdict:
     sizes = sorted(s.size for s in parsed.squares)
     wanted = list(range(1, n + 1))
     if sizes != wanted:
-        missing = sorted(set(wanted) - set(sizes))
-        repeated = sorted({s for s in sizes if sizes.count(s) > 1})
-        extra = sorted({s for s in sizes if s > n})
+        tally = Counter(sizes)
+        missing = sorted(set(wanted) - set(tally))
+        repeated = sorted(s for s, k in tally.items() if k > 1)
+        extra = sorted(s for s in tally if s > n)
         problems = []
         if missing:
             problems.append(f"missing sizes {_ranges(missing)}")
@@ -84,8 +86,9 @@ def verify_solution(instance: Instance, solution: Any) -> Verdict:
     )
 
 
-def _ranges(values: list[int]) -> str:
-    """[1, 2, 3, 7] -> '1..3, 7' (short messages for long lists)."""
+def _ranges(values: list[int], most: int = 8) -> str:
+    """[1, 2, 3, 7] -> '1..3, 7' (short messages for long lists: the first `most`
+    runs, then how many more)."""
     parts, start = [], None
     for i, v in enumerate(values):
         if start is None:
@@ -93,4 +96,6 @@ def _ranges(values: list[int]) -> str:
         if i + 1 == len(values) or values[i + 1] != v + 1:
             parts.append(str(start) if start == v else f"{start}..{v}")
             start = None
+    if len(parts) > most:
+        return ", ".join(parts[:most]) + f" and {len(parts) - most} more"
     return ", ".join(parts)

@@ -36,6 +36,7 @@ from puzzlelab.puzzles.tiling.beam import beam_tiling, greedy_tiling, oriented_b
 from puzzlelab.puzzles.tiling.bounds import lp_lower_bound
 from puzzlelab.puzzles.tiling.cpsat import cpsat_tiling
 from puzzlelab.puzzles.tiling.dp import solve_exact
+from puzzlelab.puzzles.tiling.limits import require_model_fits
 from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
 from puzzlelab.puzzles.tiling.model import Grid, format_grid, format_solution, parse_grid
 from puzzlelab.puzzles.tiling.runners import run_dp
@@ -142,7 +143,7 @@ def search_member(
 
 def bound_member(grid_json: dict, *, budget: Budget, interim) -> MemberAnswer:
     """The LP relaxation's lower bound (HiGHS)."""
-    bound = lp_lower_bound(_free(grid_json), time_limit=budget.seconds_left())
+    bound = lp_lower_bound(_free(grid_json), time_limit=budget.seconds_left(), budget=budget)
     return MemberAnswer(None, None, bound, "lp bound")
 
 
@@ -225,11 +226,14 @@ def run_auto(
     cpsat: bool = False,
 ) -> Result:
     """The `auto` method (see the module docstring); small grids the exact DP solves at
-    once run in this process."""
+    once run in this process. With `cpsat`, a grid whose CP-SAT model cannot fit the
+    memory allowed is refused up front."""
     started = time.perf_counter()
     free = grid.free()
     if not free.any():
         return Result(0, format_solution(grid, []), Status.OPTIMAL, "auto", bound=0, stats={"seconds": 0.0})
+    if cpsat:
+        require_model_fits(free, "auto --cpsat", budget, advice="leave out --cpsat")
     rows = np.flatnonzero(free.any(axis=1))
     cols = np.flatnonzero(free.any(axis=0))
     box_h, box_w = int(rows[-1] - rows[0] + 1), int(cols[-1] - cols[0] + 1)

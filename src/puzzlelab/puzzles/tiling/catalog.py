@@ -7,6 +7,7 @@ stores without calling back up to the Puzzle object."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
@@ -52,7 +53,7 @@ def catalog_instance(name: str) -> Grid:
             return parse_grid(contest_json(number))
     if name in RECTANGLES:
         return Grid.rectangle(*RECTANGLES[name])
-    raise InvalidInstance(f"instance: no catalog entry {name!r}; expected one of {', '.join(catalog())}", "instance", 404)
+    raise InvalidInstance(f"instance: no catalog entry {name[:60]!r}; expected one of {', '.join(catalog())}", "instance", 404)
 
 
 def instance_key(grid: Grid) -> str:
@@ -67,16 +68,18 @@ def instance_key(grid: Grid) -> str:
 
 
 def published(key: str) -> dict[str, Any] | None:
-    """The published figure for an instance key: {'value', 'proven', 'source'}."""
-    if key.startswith("contest_"):
-        number = int(key.split("_")[1])
+    """The published figure for an instance key: {'value', 'proven', 'source'}; None
+    for a key that names nothing published (however it is written)."""
+    contest = re.fullmatch(r"contest_([0-9]{1,3})", str(key))
+    if contest and int(contest.group(1)) in CONTEST_OPTIMA:
         return {
-            "value": CONTEST_OPTIMA[number],
+            "value": CONTEST_OPTIMA[int(contest.group(1))],
             "proven": True,
             "source": "Cimpress Tech Challenge 2 (2015) puzzle; optimum proven with CP-SAT (puzzlelab issue 3)",
         }
-    if key.startswith("rect_"):
-        w, h = map(int, key[5:].split("x"))
+    rect = re.fullmatch(r"rect_([0-9]{1,4})x([0-9]{1,4})", str(key))
+    if rect:
+        w, h = int(rect.group(1)), int(rect.group(2))
         value = a219158_table().get((min(w, h), max(w, h)))
         if value is not None:
             return {"value": value, "proven": True, "source": "OEIS A219158"}

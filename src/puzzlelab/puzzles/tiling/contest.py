@@ -88,7 +88,7 @@ class PracticeContest:
             return {"numberOfSquares": None, "timePenalty": None, "score": None, "errors": ["id: expected the puzzle's id string"]}
         ticket = self.issued.get(answer["id"])
         if ticket is None or ticket.key != key or ticket.mode != mode:
-            return {"numberOfSquares": None, "timePenalty": None, "score": None, "errors": [f"id: no puzzle {answer['id']!r} was issued to this key in {mode} mode"]}
+            return {"numberOfSquares": None, "timePenalty": None, "score": None, "errors": [f"id: no puzzle {answer['id'][:60]!r} was issued to this key in {mode} mode"]}
         errors: list[str] = []
         if ticket.answered:
             errors.append("id: this puzzle was already answered")

@@ -5,18 +5,25 @@ puzzle so it can be solved again later (`puzzlelab tiling solve <saved>.json`).
 
 The rules the answers are scored by are in `contest.py`; a practice server speaking
 the same API on loopback is `puzzlelab.service.contest_server`.
+
+What a server sends is input like any other (issue 22): its replies are read through
+`core.inputs` (size, depth and number limits), and a puzzle id that is not a plain file
+name (`../x`, a slash, a leading dot) does not name the saved file: the grid's digest
+does.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from puzzlelab.core.inputs import decode_bytes, parse_json
 from puzzlelab.core.result import Budget, Result
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles.tiling.auto import run_auto
@@ -25,10 +32,12 @@ from puzzlelab.puzzles.tiling.contest import MODES, random_puzzle
 from puzzlelab.puzzles.tiling.model import Grid, format_grid, format_solution, parse_grid, parse_squares
 from puzzlelab.puzzles.tiling.verify import check_result
 
-__all__ = ["ContestLog", "run_contest", "solve_checked", "warm_up"]
+__all__ = ["ContestLog", "run_contest", "solve_checked", "warm_up", "saved_name"]
 
 # The records store's names for this puzzle (TilingPuzzle.name and .sense).
 PUZZLE_NAME, SENSE = "tiling", "min"
+MAX_REPLY_BYTES = 8_000_000  # a 1000 x 1000 puzzle's JSON is about 7 MB
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 
 
 @dataclass
@@ -52,7 +61,14 @@ def _http(url: str, body: Any = None, timeout: float = 10.0) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
     with urllib.request.urlopen(request, timeout=timeout) as response:
-        return json.loads(response.read())
+        raw = response.read(MAX_REPLY_BYTES + 1)
+    return parse_json(decode_bytes(raw, f"reply from {url}", MAX_REPLY_BYTES), f"reply from {url}", limit=MAX_REPLY_BYTES)
+
+
+def saved_name(grid: Grid) -> str:
+    """The file a fetched puzzle is saved as: `<id>.json` when the id is a plain file
+    name, else `<digest>.json` (a server never chooses a path)."""
+    return f"{grid.id}.json" if _SAFE_NAME.fullmatch(grid.id) else f"{grid.digest()}.json"
 
 
 def solve_checked(grid: Grid, seconds: float, workers: int = 0) -> Result:
@@ -99,7 +115,7 @@ def run_contest(
     for _ in range(count):
         started = time.monotonic()
         grid = parse_grid(_http(base + "/puzzle"))
-        saved = folder / f"{grid.id or grid.digest()}.json"
+        saved = folder / saved_name(grid)
         saved.write_text(json.dumps(format_grid(grid)))
         allowed = deadline - margin - (time.monotonic() - started)
         if seconds is not None:

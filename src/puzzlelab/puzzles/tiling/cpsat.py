@@ -9,6 +9,12 @@ grids; it is also the peer the exact DP is benchmarked against.
 A known tiling can be given as a hint (the search starts from it) and as an upper
 bound; `auto` feeds it the best heuristic tiling so far, and a proven lower bound lets
 the portfolio stop as soon as any member meets it.
+
+The model grows with the fifth power of a full grid's side (a 1000 x 1000 square has
+334 million candidate squares over 34 trillion cells), so a grid whose model cannot fit
+the memory allowed is refused before anything is built (`limits.require_model_fits`),
+and the build itself stops when the budget ends (building costs about a microsecond
+per cell of a candidate square, in Python).
 """
 
 from __future__ import annotations
@@ -24,9 +30,16 @@ import numpy as np
 from puzzlelab.core.result import Budget, Progress, ProgressFn, Result, Status, no_progress
 from puzzlelab.puzzles.tiling.beam import greedy_tiling
 from puzzlelab.puzzles.tiling.kernels import max_square_table
+from puzzlelab.puzzles.tiling.limits import require_model_fits
 from puzzlelab.puzzles.tiling.model import format_solution
 
-__all__ = ["cpsat_tiling", "run_cpsat", "candidate_squares", "set_partition_model"]
+__all__ = ["cpsat_tiling", "run_cpsat", "candidate_squares", "set_partition_model", "ModelStopped"]
+
+BUILD_POLL = 256  # candidate squares added between looks at the budget while building
+
+
+class ModelStopped(Exception):
+    """The budget ended while the model was being built."""
 
 
 def candidate_squares(free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -41,9 +54,15 @@ def candidate_squares(free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return x.astype(np.int64), y.astype(np.int64), size.astype(np.int64)
 
 
-def set_partition_model(free: np.ndarray, hint: list[tuple[int, int, int]] | None = None, upper_bound: int | None = None):
+def set_partition_model(
+    free: np.ndarray,
+    hint: list[tuple[int, int, int]] | None = None,
+    upper_bound: int | None = None,
+    budget: Budget | None = None,
+):
     """The CP-SAT model of a grid with free cells: (model, chosen, (xs, ys, sizes)), one
-    Boolean of `chosen` per candidate square, the candidates as arrays."""
+    Boolean of `chosen` per candidate square, the candidates as arrays. Raises
+    ModelStopped when `budget` ends before the model is built."""
     from ortools.sat.python import cp_model
 
     height, width = free.shape
@@ -52,6 +71,8 @@ def set_partition_model(free: np.ndarray, hint: list[tuple[int, int, int]] | Non
     chosen = [model.NewBoolVar("") for _ in range(len(xs))]
     cover: list[list] = [[] for _ in range(height * width)]
     for i in range(len(xs)):
+        if budget is not None and i % BUILD_POLL == 0 and budget.expired():
+            raise ModelStopped(f"the budget ended while building the model ({i} of {len(xs)} squares)")
         x, y, s = int(xs[i]), int(ys[i]), int(sizes[i])
         var = chosen[i]
         for r in range(y, y + s):
@@ -101,7 +122,9 @@ def cpsat_tiling(
     on_solution: Callable[[int, list[tuple[int, int, int]], int], None] | None = None,
 ) -> tuple[Status, int | None, list[tuple[int, int, int]], int, dict]:
     """Solve the set-partition model: (status, squares count, squares, lower bound,
-    stats). `on_solution(count, squares, bound)` sees every improving tiling."""
+    stats). `on_solution(count, squares, bound)` sees every improving tiling. Raises
+    InvalidInstance (413) for a grid whose model cannot fit the memory allowed; a
+    budget that ends while the model is built gives status unknown."""
     from ortools.sat.python import cp_model
 
     budget = budget or Budget()
@@ -109,13 +132,18 @@ def cpsat_tiling(
     started = time.perf_counter()
     if not free.any():
         return Status.OPTIMAL, 0, [], 0, {"variables": 0}
-    model, chosen, (xs, ys, sizes) = set_partition_model(free, hint, upper_bound)
+    size = require_model_fits(free, "cpsat", budget)
+    try:
+        model, chosen, (xs, ys, sizes) = set_partition_model(free, hint, upper_bound, budget)
+    except ModelStopped as stop:
+        stats = {"variables": size.squares, "stopped": str(stop), "build_seconds": round(time.perf_counter() - started, 3)}
+        return Status.UNKNOWN, None, [], 0, stats
     solver = cp_model.CpSolver()
     left = budget.seconds_left()
     if left != math.inf:
         solver.parameters.max_time_in_seconds = max(0.01, left)
     solver.parameters.num_workers = threads or (os.cpu_count() or 1)
-    solver.parameters.random_seed = int(seed)
+    solver.parameters.random_seed = int(seed) % (1 << 31)  # any integer seed (CP-SAT's is an int32)
 
     class Watcher(cp_model.CpSolverSolutionCallback):
         def __init__(self) -> None:
@@ -149,9 +177,12 @@ def cpsat_tiling(
 
 
 def run_cpsat(grid, *, budget: Budget, progress: ProgressFn = no_progress, seed: int = 0, threads: int = 0, hint: bool = True) -> Result:
-    """The `cpsat` method."""
+    """The `cpsat` method (a grid whose model cannot fit is refused before the hint
+    is computed)."""
     started = time.perf_counter()
     free = grid.free()
+    if free.any():
+        require_model_fits(free, "cpsat", budget)
     start_squares = None
     if hint:
         _, start_squares = greedy_tiling(free)

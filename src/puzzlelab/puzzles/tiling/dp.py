@@ -11,6 +11,12 @@ height 15, about 2.2 times more per extra row), i.e. memory and time, not the pa
 `solve_exact` is the `dp` method's core (its run function is `runners.run_dp`): crop
 to the free cells' bounding box, turn the grid so the short side is the height, run,
 map the squares back.
+
+Memory: `max_memory_mb` bounds everything a run holds (stored states and parent links,
+and the column's hash table and output arrays before they are allocated), and it is
+never more than `limits.memory_allowed` (the budget's bound, else a share of the
+machine): a tall grid whose column states explode stops with DPStopped("memory")
+instead of taking the machine.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numpy as np
 
 from puzzlelab.core.result import Budget, Progress, ProgressFn, no_progress
 from puzzlelab.puzzles.tiling import kernels, sweep
+from puzzlelab.puzzles.tiling.limits import memory_allowed
 from puzzlelab.puzzles.tiling.sweep import NO_UPPER, PACKED_MAX_HEIGHT, STATE_BYTES, PackedSweep
 
 __all__ = ["ColumnDP", "DPStopped", "solve_exact", "PACKED_MAX_HEIGHT", "bits_for"]
@@ -93,6 +100,7 @@ class ColumnDP:
         if given, is called before each column with the column index and returns
         (margin, deviation, width_cap) for it (the heuristic's shrinking margins)."""
         budget = budget or Budget()
+        self.max_memory_mb = min(self.max_memory_mb, memory_allowed(budget) / 1e6)
         if self.packed:
             if schedule is not None or self.margin >= 0:
                 raise ValueError("the packed sweep is the exact DP: no margins")
@@ -176,6 +184,8 @@ class ColumnDP:
             # column): small enough to stay in cache, doubled when it overflows
             slots = max(1 << 10, 1 << (int(1.5 * len(cost)) - 1).bit_length())
             while True:
+                if self.memory_bytes + states.nbytes + self._buffer_bytes(buffers, slots) > self.max_memory_mb * 1e6:
+                    raise DPStopped("memory", x)
                 buffers = self._buffers(buffers, slots)
                 n, used = self._step(states, cost, x, buffers, control)
                 if n == -1:
@@ -205,6 +215,12 @@ class ColumnDP:
         self.final_index = int(np.argmin(cost))
         self.cost = int(cost[self.final_index])
         return self.cost
+
+    def _buffer_bytes(self, buf: dict, slots: int) -> int:
+        """What the column's buffers take once `_buffers(buf, slots)` has grown them."""
+        capacity = max(slots * 3 // 4, len(buf.get("cost", ())))
+        squares = max(buf.get("sq_capacity", 0), 4 * capacity, len(buf.get("sq", ())))
+        return slots * 4 + capacity * (4 + 4 + 8 * self.words + 8 + 4) + squares * 4
 
     def _buffers(self, buf: dict, slots: int) -> dict:
         """Hash table of `slots` slots (kept at most 3/4 full) and output arrays for as
@@ -352,6 +368,7 @@ def solve_exact(
         "peak_states": dp.peak_states,
         "derived": dp.leaves,
         "memory_mb": round(dp.memory_bytes / 1e6, 1),
+        "memory_limit_mb": round(dp.max_memory_mb, 1),
     }
     return count, squares, stats
 

@@ -57,7 +57,7 @@ def improve_by_random_windows(
     """Search until the budget ends or the tiling reaches `target` squares (a proven
     lower bound). Returns the best tiling and stats; `on_improve(squares)` sees each
     strictly better tiling."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(int(seed) % (1 << 128))  # any integer seed (numpy's must be >= 0)
     height, width = free.shape
     squares = list(squares)
     start = len(squares)

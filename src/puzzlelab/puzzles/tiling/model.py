@@ -27,10 +27,12 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.errors import InvalidInstance
 
 __all__ = [
     "MAX_SIDE",
+    "MAX_COORDINATE",
+    "shown",
     "Grid",
     "Square",
     "parse_grid",
@@ -43,6 +45,8 @@ __all__ = [
 ]
 
 MAX_SIDE = 1000  # longest side accepted; larger grids get a 413 "too large"
+MAX_COORDINATE = 10**9  # |X|, |Y|, Size of a solution's square past this: refused unread
+_MAX_DIGITS = 30  # a longer number is refused before it is converted
 
 FREE, BLOCKED = ".", "#"
 
@@ -110,20 +114,44 @@ class Grid:
 
 # ----------------------------------------------------------------------------- parsing
 
-_RECT = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
+_RECT = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*")
+
+
+def shown(value: Any) -> str:
+    """A value for a message: short, and never an error itself (an integer of 5,000
+    digits has no decimal text in Python; a deeply nested list has no repr)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**_MAX_DIGITS:
+        if value.bit_length() < 14_000:
+            return f"a number of {len(str(abs(value)))} digits"
+        return f"a number of about {value.bit_length() * 0.30103:.0f} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _side(value: Any, field: str) -> int:
+    given = value
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise InvalidInstance(f"{field}: expected a whole number of cells, got {value!r}", field)
+            raise InvalidInstance(f"{field}: expected a whole number of cells, got {shown(given)}", field)
     if value < 1:
-        raise InvalidInstance(f"{field}: expected at least 1, got {value}", field)
+        raise InvalidInstance(f"{field}: expected at least 1, got {shown(given)}", field)
     if value > MAX_SIDE:
-        raise InvalidInstance(f"{field}: {value} cells is larger than the limit of {MAX_SIDE}", field, status=413)
+        if isinstance(given, int) and given >= 10**_MAX_DIGITS:
+            raise InvalidInstance(f"{field}: {shown(given)} is larger than the limit of {MAX_SIDE} cells", field, status=413)
+        raise InvalidInstance(f"{field}: {shown(given)} cells is larger than the limit of {MAX_SIDE}", field, status=413)
     return value
+
+
+def _digits(text: str, field: str) -> int:
+    """A side written in `WxH`; one of more digits than any number here is 413 unread."""
+    if len(text.lstrip("0")) > _MAX_DIGITS:
+        raise InvalidInstance(f"{field}: a number of {len(text.lstrip('0'))} digits is larger than the limit of {MAX_SIDE}", field, 413)
+    return int(text)
 
 
 def _check_size(width: int, height: int) -> None:
@@ -154,7 +182,7 @@ def _rows_from_lists(puzzle: Any) -> tuple[str, ...]:
                     chars.append(BLOCKED)
                 else:
                     raise InvalidInstance(
-                        f"puzzle: row {r + 1}, column {c + 1} is {cell!r}; expected true (cover) or false (blocked)", "puzzle"
+                        f"puzzle: row {r + 1}, column {c + 1} is {shown(cell)}; expected true (cover) or false (blocked)", "puzzle"
                     )
             rows.append("".join(chars))
         else:
@@ -183,7 +211,7 @@ def _text_row(line: str, r: int) -> str:
 def _parse_text(text: str) -> Grid:
     match = _RECT.fullmatch(text)
     if match:
-        width, height = int(match.group(1)), int(match.group(2))
+        width, height = _digits(match.group(1), "width"), _digits(match.group(2), "height")
         _check_size(width, height)
         return Grid.rectangle(width, height)
     lines = [line.rstrip() for line in text.strip("\n").splitlines()]
@@ -220,8 +248,8 @@ def parse_grid(obj: Any) -> Grid:
     ident = obj.get("id", "")
     if ident is None:
         ident = ""
-    if isinstance(ident, bool) or not isinstance(ident, (str, int)):
-        raise InvalidInstance(f"id: expected text, got {type(ident).__name__}", "id")
+    if isinstance(ident, bool) or not isinstance(ident, (str, int)) or (isinstance(ident, int) and abs(ident) >= 10**_MAX_DIGITS):
+        raise InvalidInstance(f"id: expected text, got {shown(ident) if isinstance(ident, int) else type(ident).__name__}", "id")
     for field in ("width", "height"):
         if field in obj and obj[field] is not None:
             _side(obj[field], field)
@@ -255,7 +283,8 @@ def format_solution(grid: Grid, squares: Iterable[Square | tuple[int, int, int]]
 
 def parse_squares(solution: Any) -> list[tuple[int, int, int]]:
     """(x, y, size) triples from a solution in contest form (or a bare list of squares).
-    Raises ValueError with a message naming what is wrong."""
+    Raises ValueError with a message naming what is wrong (a number past
+    MAX_COORDINATE, which no grid here reaches, among it)."""
     if isinstance(solution, dict):
         if "squares" not in solution:
             raise ValueError("solution: expected {'id', 'squares': [{'X', 'Y', 'Size'}, ...]}, no 'squares' key")
@@ -270,13 +299,16 @@ def parse_squares(solution: Any) -> list[tuple[int, int, int]]:
             try:
                 values = (item["X"], item["Y"], item["Size"])
             except KeyError as exc:
-                raise ValueError(f"square {i + 1}: missing key {exc.args[0]!r} (expected X, Y, Size)") from None
+                raise ValueError(f"square {i + 1}: missing key {shown(exc.args[0])} (expected X, Y, Size)") from None
         elif isinstance(item, (list, tuple)) and len(item) == 3:
             values = tuple(item)
         else:
-            raise ValueError(f"square {i + 1}: expected {{'X', 'Y', 'Size'}}, got {item!r}")
+            raise ValueError(f"square {i + 1}: expected {{'X', 'Y', 'Size'}}, got {shown(item)}")
         if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
-            raise ValueError(f"square {i + 1}: X, Y and Size must be integers, got {item!r}")
+            raise ValueError(f"square {i + 1}: X, Y and Size must be integers, got {shown(item)}")
+        if any(abs(v) > MAX_COORDINATE for v in values):
+            got = ", ".join(f"{k}={shown(v)}" for k, v in zip(("X", "Y", "Size"), values))
+            raise ValueError(f"square {i + 1}: X, Y and Size must lie within the grid, got {got}")
         out.append((int(values[0]), int(values[1]), int(values[2])))
     return out
 

@@ -33,6 +33,9 @@ class TilingPuzzle(Puzzle):
     default_budget = 10.0
     tour_instance = "contest_8"
     tour_budget = 5.0
+    # The contest JSON of the largest grid accepted (1000 x 1000, `false, ` a cell) is
+    # 7 MB; the text grid of it 1 MB.
+    max_input_bytes = 8_000_000
 
     def __init__(self) -> None:
         super().__init__(METHODS)

@@ -15,7 +15,7 @@ import numpy as np
 
 from puzzlelab.core.puzzle import WrongAnswer
 from puzzlelab.core.result import Result, Verdict
-from puzzlelab.puzzles.tiling.model import Grid, parse_squares
+from puzzlelab.puzzles.tiling.model import Grid, parse_squares, shown
 
 __all__ = ["verify_tiling", "check_result"]
 
@@ -27,7 +27,7 @@ def verify_tiling(grid: Grid, solution: Any) -> Verdict:
     except ValueError as exc:
         return Verdict(False, None, str(exc))
     if isinstance(solution, dict) and solution.get("id") not in (None, "") and grid.id and solution["id"] != grid.id:
-        return Verdict(False, len(squares), f"solution id {solution['id']!r} is not the puzzle's id {grid.id!r}")
+        return Verdict(False, len(squares), f"solution id {shown(solution['id'])} is not the puzzle's id {shown(grid.id)}")
     width, height = grid.width, grid.height
     for i, (x, y, size) in enumerate(squares):
         if size < 1:

@@ -399,12 +399,19 @@ def test_cli_checkpoint_refusal_is_one_line_exit_2(tmp_path):
     assert binary.read_bytes().startswith(b"\xff\xd8")
 
 
-@pytest.mark.parametrize("option", [{"checkpoint": "/tmp/x.json"}, {"backend": "local"}, {"address": "10.0.0.1:6379"}])
+@pytest.mark.parametrize("option", [{"checkpoint": "/tmp/x.json"}, {"backend": "ray"}, {"address": "10.0.0.1:6379"}])
 def test_server_side_options_are_refused_from_a_client(option):
     method = PUZZLE.method("full")
     with pytest.raises(InvalidInstance, match="names a file or machine on the server"):
         method.parse_options(option, remote=True)
     assert method.parse_options(option)[next(iter(option))] == next(iter(option.values()))
+
+
+def test_a_server_side_option_at_its_default_is_harmless():
+    """The page sends every option with its default (backend 'local'): that names no
+    file or machine the operator did not already choose."""
+    method = PUZZLE.method("full")
+    assert method.parse_options({"backend": "local"}, remote=True)["backend"] == "local"
 
 
 def test_every_path_or_machine_option_is_local_only():

@@ -34,6 +34,7 @@ __all__ = [
     "fail",
     "user_errors",
     "internal_error",
+    "one_line",
 ]
 
 EXIT_OK, EXIT_NO_ANSWER, EXIT_BAD_INPUT, EXIT_WRONG_ANSWER, EXIT_STORE = 0, 1, 2, 3, 4
@@ -43,10 +44,23 @@ EXIT_INTERRUPTED = 130
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
+MAX_MESSAGE = 400  # characters of an error message shown; the rest is counted, not printed
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
+    """`message` on one line (line breaks become spaces) and at most about `limit`
+    characters: a message that quotes what the user gave (a file's text, an argument
+    of 5,000 digits) never floods the terminal (issue 22)."""
+    text = " ".join(str(message).splitlines())
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 30]}... ({len(text)} characters in all)"
+
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    """Print `error: message` on standard error and exit with `code`."""
-    err.print(f"error: {message}", markup=False)
+    """Print `error: message` (on one line, cut to MAX_MESSAGE) on standard error and
+    exit with `code`."""
+    err.print(f"error: {one_line(message)}", markup=False)
     raise typer.Exit(code)
 
 
@@ -58,7 +72,7 @@ def user_errors() -> Iterator[None]:
     except InvalidInstance as exc:
         fail(str(exc), EXIT_BAD_INPUT)
     except WrongAnswer as exc:
-        err.print(f"internal error (please report): {exc}", markup=False)
+        err.print(f"internal error (please report): {one_line(str(exc))}", markup=False)
         raise typer.Exit(EXIT_WRONG_ANSWER) from None
     except StoreError as exc:
         fail(str(exc), EXIT_STORE)

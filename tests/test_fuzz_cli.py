@@ -1,0 +1,152 @@
+"""The CLI on hostile command lines (issue 22): generated instances, solutions and
+options (tests/fuzz_cases.py) through every puzzle's verbs, run by the harness of
+tests/fuzz_harness.py, must give a clear error or a correct verdict -- no traceback, no
+internal error, no false "valid" (nor a real answer called invalid), no run past the
+memory bound or the time limit. A small sample runs in the default suite, a larger one
+under `slow`; benchmarks/bench_fuzz_cli.py runs thousands and prints the table.
+
+Also here: the generators' own oracles against the published figures, the sorting of
+outcomes, and the watchdog that stops a run past its limits."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from fuzz_answers import ANSWERS, hex_ok, macmahon_solutions
+from fuzz_cases import Case, cases
+from fuzz_harness import FAILURES, Report, Watchdog, classify, run_cases, warm_up_cases
+
+
+def _no_failures(report: Report) -> None:
+    failures = report.failures()
+    shown = "\n\n".join(o.shown() for o in failures[:15])
+    assert not failures, f"{report.table()}\n\n{shown}"
+
+
+def test_a_small_sample_of_hostile_command_lines():
+    """About 150 command lines, few of them searches (no warm-up: a first numba compile
+    in a fresh clone may take a while, hence the long time limit)."""
+    report = run_cases(cases(seed=22, count=150, solves=0.08), hang_s=60)
+    counts = report.counts()
+    assert counts["tried"] == 150 and counts["clear errors"] > 30 and counts["ok"] > 30
+    _no_failures(report)
+
+
+@pytest.mark.slow
+def test_a_large_sample_of_hostile_command_lines():
+    warm = run_cases(warm_up_cases(), hang_s=600)
+    assert not warm.failures(), warm.table()
+    _no_failures(run_cases(cases(seed=2022, count=1500)))
+
+
+def test_the_cases_are_the_same_for_a_seed_and_cover_every_verb():
+    first, again = cases(5, 300), cases(5, 300)
+    assert [c.args for c in first] == [c.args for c in again]
+    verbs = {(c.puzzle, c.verb) for c in first}
+    for puzzle in ("tiling", "matchsticks", "hexagon", "coins", "macmahon"):
+        assert {(puzzle, "solve"), (puzzle, "verify"), (puzzle, "catalog")} <= verbs
+    assert {c.expect for c in first} == {"", "valid", "invalid"}
+
+
+# ---------------------------------------------------------------------------- the oracles
+
+
+def test_the_oracles_agree_with_published_figures():
+    # A grid the sat method proves optimal for order 3; raising its 1 in row 2 breaks the rule.
+    grid = [1, 2, 3, 4, 6, 7, 1, 2, 3, 5, 4, 3, 1, 2, 1, 2, 4, 3, 4]
+    assert hex_ok(3, grid)
+    assert not hex_ok(3, grid[:7] + [7] + grid[8:])
+    assert len(macmahon_solutions("2x3/free")) == 416  # the enumerator's count (macmahon catalog)
+
+
+@pytest.mark.parametrize("puzzle", sorted(ANSWERS))
+def test_mutated_answers_are_invalid_and_real_ones_valid_by_the_checker(puzzle):
+    from puzzlelab.core.inputs import decode_input
+    from puzzlelab.puzzles import REGISTRY
+
+    rng = random.Random(puzzle)
+    chosen = REGISTRY[puzzle]
+    for i in range(40):
+        answer = ANSWERS[puzzle](rng, i % 2 == 1)
+        solution = decode_input(answer.solution, "solution") if isinstance(answer.solution, str) else answer.solution
+        verdict = chosen.verify(chosen.load(answer.instance), solution)
+        if answer.expect:
+            assert verdict.ok == (answer.expect == "valid"), (answer, verdict.message)
+
+
+# ---------------------------------------------------------------------------- sorting
+
+
+@pytest.mark.parametrize(
+    ("code", "stdout", "stderr", "expect", "column"),
+    [
+        (2, "", "error: n: expected an integer 0..63, got 'x'\n", "", "clear errors"),
+        (2, "", "Usage: puzzlelab tiling solve [OPTIONS]\nTry 'puzzlelab tiling solve --help' for help.\n\nError: No such option: --foo\n", "", "clear errors"),
+        (2, "", "error: one\nerror: two\n", "", "unclear"),
+        (2, "", "error: " + "x" * 1000 + "\n", "", "unclear"),
+        (2, "", "", "", "unclear"),
+        (5, "", "internal error (please report): ValueError: boom\n", "", "tracebacks"),
+        (3, "", "internal error (please report): tiling: method 'beam' returned a rejected solution\n", "", "tracebacks"),
+        (1, "Traceback (most recent call last):\n", "", "", "tracebacks"),
+        (0, "valid: squares 8  8 squares cover all 143 free cells exactly once\n", "", "invalid", "false valid"),
+        (1, "INVALID: squares 7  ...\n", "", "invalid", "ok"),
+        (1, "UNCHECKED: solutions 5  ...\n", "", "invalid", "ok"),
+        (1, "INVALID: squares 7  ...\n", "", "valid", "false invalid"),
+        (0, '{"ok": true, "value": 8}\n', "", "invalid", "false valid"),
+        (0, "", "", "", "unclear"),
+        (4, "", "error: records store unusable\n", "", "unclear"),
+    ],
+)
+def test_outcomes_are_sorted_into_their_columns(code, stdout, stderr, expect, column):
+    case = Case("tiling", "verify", "test", ["tiling", "verify", "3x3", "s.json"], expect=expect)
+    assert classify(case, code, stdout, stderr, None)[0] == column
+
+
+def test_an_exception_out_of_the_command_is_a_traceback():
+    case = Case("tiling", "solve", "test", ["tiling", "solve", "3x3"])
+    try:
+        raise KeyError("boom")
+    except KeyError as exc:
+        column, why = classify(case, 1, "", "", exc)
+    assert column == "tracebacks" and column in FAILURES and "KeyError" in why and "test_fuzz_cli.py" in why
+
+
+# ---------------------------------------------------------------------------- the watchdog
+
+
+def _watched(watchdog: Watchdog, work) -> str:
+    watchdog.begin()
+    try:
+        work()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        flag, _ = watchdog.end()
+    return flag
+
+
+def test_the_watchdog_interrupts_a_run_past_its_time_or_memory():
+    aborted = threading.Event()
+    watchdog = Watchdog(hang_s=0.3, memory_mb=64, grace_s=30, on_abort=lambda why: aborted.set())
+    watchdog.start()
+    deadline = time.monotonic() + 10
+
+    def sleep() -> None:
+        while time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    kept = []
+
+    def allocate() -> None:
+        while time.monotonic() < deadline and len(kept) < 40:  # at most 640 MB
+            kept.append(bytearray(16 * 2**20))
+            time.sleep(0.03)
+
+    assert _watched(watchdog, sleep) == "hangs"
+    assert _watched(watchdog, allocate) == "over memory" and len(kept) < 40
+    kept.clear()
+    assert _watched(watchdog, lambda: None) == "" and not aborted.is_set()

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 
 from fuzz_answers import ANSWERS
-from fuzz_inputs import LARGE, PUZZLES, SHAPED, TINY, instance_text, json_text, junk_payload, solution_text
+from fuzz_inputs import LARGE, PUZZLES, SHAPED, TINY, bulk_solution, instance_text, json_text, junk_payload, solution_text
 from fuzz_options import hostile_flag_values, own_verb_args, registry_catalog, solve_options
 
 __all__ = ["Case", "cases"]
@@ -112,7 +112,10 @@ def _verify(rng: random.Random, puzzle: str) -> Case:
     case = Case(puzzle, "verify", "", [])
     place = Placer(rng, case)
     roll = rng.random()
-    if roll < 0.5:
+    if roll < 0.015:
+        instance, solution = bulk_solution(rng, puzzle)
+        case.kind, data = "solution: bulk", solution.encode()
+    elif roll < 0.5:
         answer = ANSWERS[puzzle](rng, rng.random() < 0.7)
         instance = answer.instance
         if "\n" in instance or rng.random() < 0.3:

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 __all__ = [
     "PUZZLES", "TINY", "LARGE", "CATALOG_SAMPLE", "HUGE_DIGITS", "ODD", "Raw", "json_text", "json_number", "hostile_number",
-    "deep_json", "mutated", "junk_payload", "instance_text", "solution_text", "hexagon_format", "macmahon_format",
+    "deep_json", "mutated", "junk_payload", "bulk_solution", "instance_text", "solution_text", "hexagon_format", "macmahon_format",
 ]  # fmt: skip
 
 PUZZLES = ("tiling", "matchsticks", "hexagon", "coins", "macmahon")
@@ -38,8 +38,8 @@ LARGE = {
     "tiling": ["1000x1000", "1000x999", "15x1000", "1001x1001", "contest_5"],
     "matchsticks": ["63", "62", "46", "64"],
     "hexagon": ["27", "26", "20", "28"],
-    "coins": ["font9:/-Z", "font5x9:A-B", "font5x7:/-I"],
-    "macmahon": ["7x10", "29x36/c8/free", "hex3", "10x10/c4", "12x12/c5/free"],
+    "coins": ["font5x9:/-Z", "font5x9:A-B", "font5x7:/-I", "font9:/-Z"],
+    "macmahon": ["7x10", "10x7", "29x36/c8/free", "hex3", "12x12/c5/free"],
 }
 CATALOG_SAMPLE = {  # a few catalog names each (the whole catalogs are read at run time too)
     "tiling": ["contest_1", "contest_8", "rect_13x11", "rect_15x100"],
@@ -333,3 +333,22 @@ def solution_text(rng: random.Random, puzzle: str, shape: Any = None) -> str:
             ["id", "rot180"], ["id"] * rng.choice([2, 1000]), [grid] * rng.choice([1, 3]),
         ])  # fmt: skip
     return json_text(certificate)
+
+
+def bulk_solution(rng: random.Random, puzzle: str) -> tuple[str, str]:
+    """(instance, solution text): a solution of tens of thousands of parts (squares,
+    moves, grids), within the size limit: checked in bounded time, never quadratic."""
+    count = rng.choice([10_000, 30_000, 100_000])
+    if puzzle == "tiling":
+        squares = [{"X": rng.randrange(13), "Y": rng.randrange(11), "Size": 1} for _ in range(count)]
+        return "rect_13x11", json_text({"id": "", "squares": squares})
+    if puzzle == "matchsticks":
+        return "5", json_text({"roam": 0, "squares": [[rng.randint(1, 5), 0, 0] for _ in range(count)]})
+    if puzzle == "hexagon":
+        return "2", ";\n".join(["(1,1), (1,1,1), (1,1)"] * (count // 10))
+    if puzzle == "coins":
+        return "font5x7:O-C", json_text([[rng.randrange(5), rng.randrange(7), rng.randrange(5), rng.randrange(7)] for _ in range(count)])
+    grid = [[[0, 0], [1, 1], [2, 3]], [[4, 0], [3, 0], [5, 0]]]
+    if rng.random() < 0.5:
+        return "2x3/free", json_text({"solutions": [grid] * (count // 10)})
+    return "2x3/free", json_text({"kind": "count", "total": 416, "complete": True, "examples": [grid] * (count // 10)})

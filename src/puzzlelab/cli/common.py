@@ -30,25 +30,30 @@ __all__ = [
 
 def parse_method_options(method: Method, args: list[str]) -> dict[str, Any]:
     """`--ring 4 --allow-at 4,5,7 --count-solutions --no-roam` against the method's
-    declared options; unknown or malformed ones raise InvalidInstance naming them."""
+    declared options; unknown or malformed ones raise InvalidInstance naming them.
+    `--name=VALUE` takes VALUE even when empty; `--no-NAME` is for true/false options
+    and takes no value (`--no-hint=true` said the opposite of what it set)."""
     known = {o.flag: o for o in method.options}
     values: dict[str, Any] = {}
     i = 0
     while i < len(args):
         token = args[i]
         if not token.startswith("--"):
-            raise InvalidInstance(f"unexpected argument {token!r}: method options look like --name value", field="options")
-        flag, _, inline = token.partition("=")
+            raise InvalidInstance(f"unexpected argument {_short(token)}: method options look like --name value", field="options")
+        flag, given, inline = token.partition("=")
         negated = flag.startswith("--no-") and flag not in known and "--" + flag[5:] in known
         option = known.get("--" + flag[5:] if negated else flag)
         if option is None:
             valid = ", ".join(known) or "none"
             raise InvalidInstance(f"option {flag}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
+        if negated and (option.kind != "bool" or given):
+            what = "takes no value" if option.kind == "bool" else f"is not a true/false option; give {option.flag} VALUE"
+            raise InvalidInstance(f"option {flag}: {what}", field=option.name)
         if option.kind == "bool":
-            values[option.name] = (not negated) if not inline else option.coerce(inline)
+            values[option.name] = (not negated) if not given else option.coerce(inline)
             i += 1
             continue
-        if inline:
+        if given:
             values[option.name] = inline
             i += 1
         elif i + 1 < len(args):
@@ -57,6 +62,10 @@ def parse_method_options(method: Method, args: list[str]) -> dict[str, Any]:
         else:
             raise InvalidInstance(f"option {flag}: expected a value after it", field=option.name)
     return values
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
 
 
 def method_help(puzzle: Puzzle) -> str:

@@ -89,6 +89,15 @@ def test_json_constants_are_refused(text_value):
         parse_json(text_value, "x")
 
 
+@pytest.mark.parametrize("text_value", ["1e400", "[-1e400]", '{"n": 1' + "0" * 400 + '.5}', '{"budget": 2e308}'])
+def test_numbers_too_large_for_a_float_are_refused(text_value):
+    """JSON's grammar allows 1e400; json.loads made it Infinity, which the puzzles'
+    parsers then met as a number (hexagon {"n": -1e400}: OverflowError, exit 5)."""
+    with pytest.raises(InvalidInstance, match="too large for a number"):
+        parse_json(text_value, "x")
+    assert parse_json("[1e308, -1e-400, 0.5]", "x") == [1e308, -0.0, 0.5]
+
+
 def test_huge_integers_are_refused():
     with pytest.raises(InvalidInstance, match="5000 digits"):
         parse_json("[" + "9" * 5000 + "]", "x")

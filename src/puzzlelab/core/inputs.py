@@ -100,15 +100,23 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: JSON's grammar allows it, a float cannot hold it
+        raise ValueError(f"{text[:20]}{'...' if len(text) > 20 else ''} is too large for a number")
+    return value
+
+
 def parse_json(text: str, where: str, *, max_depth: int = MAX_JSON_DEPTH, limit: int = MAX_INPUT_BYTES) -> Any:
-    """JSON within limits: size, nesting depth, integer length; no NaN or Infinity."""
+    """JSON within limits: size, nesting depth, integer length; no NaN or Infinity,
+    written as such or as a number too large for a float (1e400)."""
     if len(text) > limit:
         raise InvalidInstance(f"{where}: larger than {limit} bytes", where, 413)
     depth = json_depth(text)
     if depth > max_depth:
         raise InvalidInstance(f"{where}: JSON nested {depth} deep (at most {max_depth})", where)
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
+        return json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise InvalidInstance(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})", where) from None
     except (ValueError, RecursionError) as exc:

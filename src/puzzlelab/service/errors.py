@@ -58,7 +58,9 @@ def error_response(status: int, message: str, field: str | None = None, **extra:
 
 
 async def _invalid(_: Request, exc: InvalidInstance) -> JSONResponse:
-    return error_response(exc.status, str(exc), exc.field)
+    """The error in one line, whatever a message quotes of the input (a line break in
+    an option's name, say)."""
+    return error_response(exc.status, _one_line(str(exc), 2000), exc.field)
 
 
 async def _store_error(_: Request, exc: StoreError) -> JSONResponse:

@@ -58,7 +58,7 @@ def delete_job(job_id: str, runner: Runner) -> dict[str, Any]:
     "/{job_id}/svg",
     summary="Picture of a job's verified result",
     response_class=Response,
-    responses={200: {"content": {"image/svg+xml": {}}, "description": "An SVG picture."}, **JOB_ERRORS},
+    responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}, "description": "An SVG picture."}, **JOB_ERRORS},
 )
 def job_svg(job_id: str, runner: Runner) -> Response:
     job_or_404(runner, job_id)
@@ -74,7 +74,7 @@ def job_svg(job_id: str, runner: Runner) -> Response:
     response_class=StreamingResponse,
     responses={
         200: {
-            "content": {"text/event-stream": {}},
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
             "description": "`state` events (data: the job), `progress` events, and a last `done` event (data: the finished job).",
         },
         **JOB_ERRORS,

@@ -451,3 +451,21 @@ def test_budget_carries_the_memory_bound():
         budget.sub(fraction=0.5).require_memory(6.1e9, "tiling 1000x1000 by cpsat")
     assert caught.value.status == 413 and str(caught.value) == "tiling 1000x1000 by cpsat: needs 6.1 GB, more than the 2.0 GB allowed"
     Budget(10).require_memory(1e15, "anything")  # no bound stated: nothing refused
+
+
+@pytest.mark.slow
+def test_real_solvers_under_the_limit_in_forkserver_workers(tmp_path):
+    """As `puzzlelab serve` runs them (forkserver workers, 1.5 GB each): CP-SAT with 8
+    threads solves; the issue's two memory hogs (a 1000x1000 tiling by CP-SAT, a beam
+    of width 10^7) end `out of memory`; the service answers the next job."""
+    app = create_app(workers=1, store_path=str(tmp_path / "records.sqlite"), job_memory_bytes=int(1.5e9))
+    with TestClient(app) as real:
+        solved = _run(real, {"puzzle": "tiling", "instance": "contest_1", "method": "cpsat", "options": {"threads": 8}, "budget": 5})
+        assert solved["state"] == "done" and solved["result"]["verified"], solved["error"]
+        for body in (
+            {"puzzle": "tiling", "instance": "1000x1000", "method": "cpsat", "budget": 20},
+            {"puzzle": "hexagon", "instance": "27", "method": "beam", "options": {"width": 10_000_000}, "budget": 20},
+        ):
+            hog = _run(real, body)
+            assert hog["state"] == "failed" and ("out of memory" in hog["error"] or "more than the" in hog["error"]), hog["error"]
+        assert _run(real, {"puzzle": "hexagon", "instance": "5", "method": "sat", "budget": 20})["state"] == "done"

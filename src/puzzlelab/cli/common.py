@@ -43,7 +43,8 @@ def parse_method_options(method: Method, args: list[str]) -> dict[str, Any]:
         option = known.get("--" + flag[5:] if negated else flag)
         if option is None:
             valid = ", ".join(known) or "none"
-            raise InvalidInstance(f"option {flag}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
+            shown = " ".join(flag.split())[:60]
+            raise InvalidInstance(f"option {shown}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
         if option.kind == "bool":
             values[option.name] = (not negated) if not inline else option.coerce(inline)
             i += 1

@@ -173,7 +173,7 @@ class Method:
             if name not in known:
                 valid = ", ".join(o.flag for o in self.options) or "none"
                 raise InvalidInstance(
-                    f"option --{name.replace('_', '-')}: method {self.name!r} has no such option (its options: {valid})",
+                    f"option --{' '.join(name.replace('_', '-').split())[:60]}: method {self.name!r} has no such option (its options: {valid})",
                     field=name,
                 )
         values = {}

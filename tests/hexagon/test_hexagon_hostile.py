@@ -327,6 +327,7 @@ def test_a_cell_of_a_billion_is_refused_at_once_without_allocating():
         ("9" * 5000, "5000 digits"),
         ("(1)," * 500 + "(1)", "more than 399 rows"),
         ("(" + "1," * 500 + "1)", "more than 399 cells"),
+        ("(1);" * 1001, "1001 grids separated by ';'; at most 1000"),
         ('{"grid": {"grid": {"grid": 1}}}', "grid: expected submission text"),
         ('{"n": 1e300}', "larger than the maximum 200"),
         ('{"n": "' + "9" * 5000 + '"}', "5000 digits"),

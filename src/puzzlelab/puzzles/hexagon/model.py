@@ -33,6 +33,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 __all__ = [
     "MAX_ORDER",
     "MAX_VALUE",
+    "MAX_GRIDS",
     "Hexagon",
     "hexagon",
     "HexInstance",
@@ -48,6 +49,7 @@ __all__ = [
 MAX_ORDER = 200  # 119,401 cells: far beyond anything searched; larger inputs get 413
 MAX_VALUE = 7  # a cell holding k needs k-1 different neighbours and has at most 6
 MAX_ROWS = 2 * MAX_ORDER - 1  # rows (and cells in a row) of the largest hexagon
+MAX_GRIDS = 1000  # grids in one submission text (the contest asked for a few dozen)
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # counter-clockwise from +x
 
 
@@ -213,6 +215,8 @@ def parse_grids(text: str) -> list[list[list[int]]]:
     chunks = text.split(";")
     # A trailing semicolon (or one between blank chunks) ends a grid; it starts none.
     chunks = [c for c in chunks if c.strip()] or [""]
+    if len(chunks) > MAX_GRIDS:
+        raise InvalidInstance(f"grid: {len(chunks)} grids separated by ';'; at most {MAX_GRIDS} in one submission", "grid", 413)
     several = len(chunks) > 1
     grids = []
     for g, chunk in enumerate(chunks, start=1):

@@ -34,6 +34,7 @@ import numpy as np
 
 from puzzlelab.core.bits import monotonic_ns, volatile_load
 from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.memory import format_bytes
 
 __all__ = [
     "Status",
@@ -302,15 +303,6 @@ def _budget_from_state(seconds: float | None, cancelled: bool, memory_bytes: int
     if cancelled:
         budget.cancel()
     return budget
-
-
-def format_bytes(nbytes: float) -> str:
-    """A memory figure for a person: '512 MB', '6.1 GB' (decimal units)."""
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if nbytes >= size:
-            value = nbytes / size
-            return f"{value:.1f} {unit}" if value < 100 else f"{value:.0f} {unit}"
-    return f"{int(nbytes)} bytes"
 
 
 # ---------------------------------------------------------------------------------------

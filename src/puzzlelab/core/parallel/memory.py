@@ -27,15 +27,9 @@ from __future__ import annotations
 
 import os
 
+from puzzlelab.core.memory import machine_memory
+
 __all__ = ["machine_memory", "limit_process_memory", "group_memory", "process_memory"]
-
-
-def machine_memory() -> int | None:
-    """Physical memory of this machine in bytes (None where the OS does not say)."""
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def limit_process_memory(nbytes: int) -> bool:

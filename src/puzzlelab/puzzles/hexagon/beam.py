@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlelab.core.memory import require_memory
 from puzzlelab.core.result import Budget, Progress, Result, Status
 from puzzlelab.puzzles.hexagon.fields import FieldsByName
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
-from puzzlelab.puzzles.hexagon.limits import require_memory
 from puzzlelab.puzzles.hexagon.model import Hexagon, cell_count, edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.results import grid_figures
 

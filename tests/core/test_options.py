@@ -80,3 +80,10 @@ def test_local_only_options_are_refused_from_a_remote_client():
     assert method.parse_options({"width": 3}, remote=True) == {"checkpoint": None, "width": 3}
     with pytest.raises(InvalidInstance, match="expected an object"):
         method.parse_options(["width", 3], remote=True)
+
+
+def test_an_unknown_option_name_is_shown_on_one_line():
+    method = Method("m", "a method", lambda *a, **k: None, (OPTIONS[0],))
+    with pytest.raises(InvalidInstance) as caught:
+        method.parse_options({"bad\nname" + "x" * 500: 1})
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200

@@ -45,7 +45,8 @@ def parse_method_options(method: Method, args: list[str]) -> dict[str, Any]:
         option = known.get("--" + flag[5:] if negated else flag)
         if option is None:
             valid = ", ".join(known) or "none"
-            raise InvalidInstance(f"option {flag}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
+            shown = " ".join(flag.split())[:60]
+            raise InvalidInstance(f"option {shown}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
         if negated and (option.kind != "bool" or given):
             what = "takes no value" if option.kind == "bool" else f"is not a true/false option; give {option.flag} VALUE"
             raise InvalidInstance(f"option {flag}: {what}", field=option.name)

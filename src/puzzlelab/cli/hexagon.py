@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, EXIT_OK, EXIT_WRONG_ANSWER, fail, user_errors
+from puzzlelab.core.inputs import MAX_INPUT_BYTES, check_output_path, decode_bytes, read_text_file
 from puzzlelab.core.interrupt import run_in_thread
 from puzzlelab.core.parallel import BACKENDS
 from puzzlelab.core.puzzle import InvalidInstance, parse_range
@@ -46,8 +48,25 @@ def _check_backend_and_budget(backend: str, budget: float) -> None:
     """The options every parallel verb shares (raises InvalidInstance naming the field)."""
     if backend not in BACKENDS:
         raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
-    if budget <= 0:
-        raise InvalidInstance(f"budget: expected a positive number of seconds, got {budget}", "budget")
+    _check_seconds(budget, "budget", positive=True)
+
+
+def _check_seconds(seconds: float, field: str, *, positive: bool = False) -> None:
+    """A number of seconds: not NaN, not negative (not 0 when `positive`); inf = no limit."""
+    if seconds != seconds or seconds < 0 or (positive and seconds <= 0):
+        kind = "a positive number" if positive else "0 or a positive number"
+        raise InvalidInstance(f"{field}: expected {kind} of seconds, got {seconds}", field)
+
+
+def _bounded_range(text: str, field: str, low: int, high: int, what: str) -> list[int]:
+    """parse_range's numbers, each checked to lie in low..high before the range is
+    built (`1..100000000000` would otherwise build a list of 10^11 numbers)."""
+    for number in re.findall(r"-?\d+", str(text)):  # \d as parse_range reads them
+        digits = number.lstrip("-").lstrip("0") or "0"
+        value = -int(digits) if number.startswith("-") else int(digits)
+        if len(digits) > 9 or not low <= value <= high:
+            raise InvalidInstance(f"{field}: expected {what} between {low} and {high}, got {number if len(number) <= 12 else number[:12] + '...'}", field)
+    return parse_range(text, field)
 
 
 def count(
@@ -62,7 +81,8 @@ def count(
     Example: puzzlelab hexagon count 4
     """
     with user_errors():
-        wanted = parse_range(levels, "levels")
+        wanted = _bounded_range(levels, "levels", 1, 6, "levels")
+        _check_seconds(budget, "budget")
         if not 1 <= n <= 12:
             raise InvalidInstance("n: counting is for small orders, 1..12", "n")
         if any(not 1 <= k <= 6 for k in wanted):
@@ -95,10 +115,13 @@ def score(
 
     Example: puzzlelab hexagon score submission.txt
     """
-    text = sys.stdin.read() if file == "-" else (Path(file).read_text() if Path(file).is_file() else None)
-    if text is None:
-        fail(f"submission file {file}: no such file")
     with user_errors():
+        if file == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_INPUT_BYTES + 1) if stream is not None else sys.stdin.read(MAX_INPUT_BYTES + 1).encode()
+            text = decode_bytes(data, "standard input")
+        else:
+            text = read_text_file(file, "submission file")
         grids = parse_grids(text)
         rows = []
         for g, grid in enumerate(grids, start=1):
@@ -127,7 +150,8 @@ def table(
     Example: puzzlelab hexagon table --orders 3..6
     """
     with user_errors():
-        ns = parse_range(orders, "orders")
+        ns = _bounded_range(orders, "orders", 1, MAX_ORDER, "orders")
+        _check_seconds(budget, "budget")
     out = []
     for n in ns:
         row: dict[str, Any] = {"n": n}
@@ -163,7 +187,7 @@ def batch(
     Example: puzzlelab hexagon batch --orders 7..12 --settings published --budget 120
     """
     with user_errors():
-        ns = parse_range(orders, "orders")
+        ns = _bounded_range(orders, "orders", 1, MAX_ORDER, "orders")
         if not ns or any(not 1 <= n <= MAX_ORDER for n in ns):
             raise InvalidInstance(f"orders: expected orders between 1 and {MAX_ORDER}", "orders")
         if settings not in SETTINGS:
@@ -219,7 +243,7 @@ def _check_proof_options(n: int, raw: int | None, level: int, *, depth: int, scr
     for option, method in (("screen-method", screen_method), ("cube-method", cube_method)):
         if method not in REFUTE_METHODS:
             raise InvalidInstance(f"{option}: expected one of {', '.join(REFUTE_METHODS)}, got {method!r}", option)
-    if screen_seconds < 0:
+    if screen_seconds != screen_seconds or screen_seconds < 0:
         raise InvalidInstance(f"screen-seconds: expected 0 (no cap) or a positive number of seconds, got {screen_seconds}", "screen-seconds")
     if resplit_rounds < 1:
         raise InvalidInstance(f"resplit-rounds: expected at least 1 round, got {resplit_rounds}", "resplit-rounds")
@@ -234,6 +258,17 @@ def _check_proof_options(n: int, raw: int | None, level: int, *, depth: int, scr
     if not levels or any(not 1 <= at < level for at in levels):
         raise InvalidInstance(f"screen-levels: expected comma-separated levels in 1..{level - 1}, got {screen_levels!r}", "screen-levels")
     return raw, levels
+
+
+def _checkpoint_folder(path: str) -> None:
+    """Make the checkpoint's folder and check that the file can be written there, before
+    any work (a folder, or a folder that cannot be made, is a clear --checkpoint error;
+    a file that is not this proof's checkpoint is refused when the proof reads it)."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInstance(f"--checkpoint {path}: its folder cannot be made ({exc.strerror or exc})", "checkpoint") from None
+    check_output_path(path, "--checkpoint")
 
 
 def _proof_progress(n: int, level: int, quiet: bool) -> Callable[[Any], None]:
@@ -301,8 +336,9 @@ def prove(
         if split_conflicts < 0:
             raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
         _check_backend_and_budget(backend, budget)
-    path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}.json"
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+        _check_seconds(grid_budget, "grid-budget")
+        path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}.json"
+        _checkpoint_folder(path)
     run_budget = Budget(budget)
     options = dict(
         level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,

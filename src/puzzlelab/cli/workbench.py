@@ -120,10 +120,14 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
     workers: Annotated[Optional[int], typer.Option(help="Jobs run at once (default: CPU count).", min=1)] = None,
+    job_memory_mb: Annotated[
+        Optional[int],
+        typer.Option(help="Memory each job may hold, in MB; a job over it fails 'out of memory' (default: 3/4 of this machine's memory, shared between the workers).", min=64),
+    ] = None,
 ) -> None:
     """Start the web workbench: the REST API, its OpenAPI page at /docs, and the page at /.
 
-    Example: puzzlelab serve --port 8000 --workers 2
+    Example: puzzlelab serve --port 8000 --workers 2 --job-memory-mb 4000
     """
     import uvicorn
 
@@ -132,7 +136,7 @@ def serve(
 
     with user_errors():
         check_port_free(host, port)
-        application = create_app(workers=workers or default_workers())
+        application = create_app(workers=workers or default_workers(), job_memory_bytes=None if job_memory_mb is None else job_memory_mb * 1_000_000)
         shown = f"[{host}]" if ":" in host else host
         out.print(f"puzzlelab workbench: http://{shown}:{port}/   (API docs: http://{shown}:{port}/docs; Ctrl-C stops it)", markup=False)
         # Keep idle connections 60 s (uvicorn's 5 s default races with clients that

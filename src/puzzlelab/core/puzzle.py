@@ -173,7 +173,7 @@ class Method:
             if name not in known:
                 valid = ", ".join(o.flag for o in self.options) or "none"
                 raise InvalidInstance(
-                    f"option --{name.replace('_', '-')}: method {self.name!r} has no such option (its options: {valid})",
+                    f"option --{' '.join(name.replace('_', '-').split())[:60]}: method {self.name!r} has no such option (its options: {valid})",
                     field=name,
                 )
         values = {}
@@ -281,7 +281,7 @@ class Puzzle:
         if spec in self.catalog():
             return self.catalog_instance(spec)
         path = Path(spec)
-        if local and len(spec) < 4096 and "\n" not in spec and "\x00" not in spec and path.is_file():
+        if local and len(spec) < 4096 and "\n" not in spec and "\x00" not in spec and _is_file(path):
             text = read_text_file(path, "instance file", self.max_input_bytes)
             return self.parse(decode_input(text, spec, self.max_input_bytes))
         try:
@@ -360,6 +360,15 @@ class Puzzle:
             "default_budget": self.default_budget,
             "methods": [m.to_dict() for m in self.methods.values()],
         }
+
+
+def _is_file(path: Path) -> bool:
+    """Whether `path` names a file; False for text that cannot be a path at all (an
+    inline instance of over 255 characters is ENAMETOOLONG, which `is_file` raises)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _shown(value: Any) -> str:

@@ -2,8 +2,11 @@
 limits every solver runs under (`Budget`, progress callbacks).
 
 A `Result` is JSON round-trippable so it can cross process boundaries, the records
-store and the REST service unchanged. A `Budget` is a wall-clock deadline plus a cancel
-flag, packed in a small int64 array (`Budget.control`) that numba kernels poll with
+store and the REST service unchanged. A `Budget` is a wall-clock deadline, a cancel
+flag and, where the caller states one, a memory bound (`memory_bytes`: the service's
+per-job limit, issue 22) that a solver checks before it allocates (`require_memory`),
+so work that cannot fit is refused up front with the figure. Deadline and cancel flag
+are packed in a small int64 array (`Budget.control`) that numba kernels poll with
 `should_stop(control)` every ~1e5 nodes, without coming back to Python:
 
     control[DEADLINE_NS]  CLOCK_MONOTONIC deadline in ns (NO_DEADLINE when unlimited)
@@ -30,6 +33,8 @@ import numba
 import numpy as np
 
 from puzzlelab.core.bits import monotonic_ns, volatile_load
+from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.memory import format_bytes
 
 __all__ = [
     "Status",
@@ -41,6 +46,7 @@ __all__ = [
     "should_stop",
     "no_progress",
     "throttle",
+    "format_bytes",
     "DEADLINE_NS",
     "CANCEL",
     "NODES",
@@ -195,16 +201,23 @@ _FOREVER_S = 1e9  # a budget of over 31 years is no deadline (and nanoseconds pa
 
 
 class Budget:
-    """A wall-clock deadline and a cancel flag, shared by Python code and numba kernels.
+    """A wall-clock deadline and a cancel flag, shared by Python code and numba kernels,
+    and an optional memory bound.
 
     `Budget(10)` gives ten seconds from now; `Budget()` is unlimited. Python code asks
     `budget.expired()`; kernels take `budget.control` and call `should_stop(control)`.
     `sub(seconds)` makes a budget for one phase: it ends at the earlier of the two
-    deadlines and is cancelled with its parent. A Budget pickles as the time it has left,
-    so a worker process (or another machine) gets the same remaining time.
+    deadlines, is cancelled with its parent and keeps its memory bound. A Budget
+    pickles as the time it has left (and its memory bound), so a worker process (or
+    another machine) gets the same remaining time.
+
+    `Budget(10, memory_bytes=2e9)` also states how much memory the work may take (the
+    service's job limit, which its worker processes also enforce); `None` states none.
+    A solver that knows what it will allocate calls `budget.require_memory(nbytes,
+    what)` first, and so refuses with the figure instead of running out of memory.
     """
 
-    def __init__(self, seconds: float | None = None):
+    def __init__(self, seconds: float | None = None, *, memory_bytes: float | None = None):
         self.control = np.zeros(CONTROL_SLOTS, dtype=np.int64)
         if seconds is not None and seconds != seconds:  # NaN
             raise ValueError("budget seconds must be a number")
@@ -212,6 +225,9 @@ class Budget:
             self.control[DEADLINE_NS] = NO_DEADLINE
         else:
             self.control[DEADLINE_NS] = time.monotonic_ns() + max(0, int(seconds * 1e9))
+        if memory_bytes is not None and not (memory_bytes == memory_bytes and memory_bytes > 0):
+            raise ValueError(f"budget memory_bytes must be a positive number or None, got {memory_bytes!r}")
+        self.memory_bytes: int | None = None if memory_bytes is None or math.isinf(memory_bytes) else int(memory_bytes)
         self._children: weakref.WeakSet[Budget] = weakref.WeakSet()
 
     # -- reading
@@ -234,6 +250,19 @@ class Budget:
     def cancelled(self) -> bool:
         return bool(self.control[CANCEL])
 
+    def allows_memory(self, nbytes: float) -> bool:
+        """True when `nbytes` fits the memory bound (always, when there is none)."""
+        return self.memory_bytes is None or nbytes <= self.memory_bytes
+
+    def require_memory(self, nbytes: float, what: str, field: str = "instance") -> None:
+        """Refuse up front work that cannot fit: InvalidInstance (status 413, as for an
+        instance over the size limits) saying what needs how much, e.g. "tiling
+        1000x1000 by cpsat: needs 6.1 GB, more than the 2.0 GB allowed"."""
+        if not self.allows_memory(nbytes):
+            raise InvalidInstance(
+                f"{what}: needs {format_bytes(nbytes)}, more than the {format_bytes(self.memory_bytes)} allowed", field, 413
+            )
+
     # -- acting
     def cancel(self) -> None:
         """Ask every solver using this budget (and its sub-budgets) to stop soon."""
@@ -248,7 +277,7 @@ class Budget:
             left = left * fraction
         if seconds is not None:
             left = min(left, seconds)
-        child = Budget(left)
+        child = Budget(left, memory_bytes=self.memory_bytes)
         if self.cancelled:
             child.cancel()
         self._children.add(child)
@@ -261,15 +290,16 @@ class Budget:
 
     def __reduce__(self):
         left = self.seconds_left()
-        return (_budget_from_state, (None if math.isinf(left) else left, self.cancelled))
+        return (_budget_from_state, (None if math.isinf(left) else left, self.cancelled, self.memory_bytes))
 
     def __repr__(self) -> str:
         left = self.seconds_left()
-        return "Budget(unlimited)" if math.isinf(left) else f"Budget({left:.3f}s left)"
+        memory = "" if self.memory_bytes is None else f", {format_bytes(self.memory_bytes)}"
+        return f"Budget(unlimited{memory})" if math.isinf(left) else f"Budget({left:.3f}s left{memory})"
 
 
-def _budget_from_state(seconds: float | None, cancelled: bool) -> Budget:
-    budget = Budget(seconds)
+def _budget_from_state(seconds: float | None, cancelled: bool, memory_bytes: int | None = None) -> Budget:
+    budget = Budget(seconds, memory_bytes=memory_bytes)
     if cancelled:
         budget.cancel()
     return budget

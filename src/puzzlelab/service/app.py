@@ -2,18 +2,28 @@
 4-5 built the same for one puzzle: solvers behind a REST service in separate processes,
 a page that runs them under a deadline and shows the tiling).
 
-    GET    /api/puzzles                  puzzles, their methods and options
+    GET    /api/puzzles                  puzzles, their methods and the options a client may set
     GET    /api/puzzles/{name}/catalog   named instances
     POST   /api/jobs                     {puzzle, instance, method, options, budget, seed} -> 202 {id}
+    GET    /api/jobs                     recent jobs
     GET    /api/jobs/{id}                state, progress, the verified result
-    GET    /api/jobs/{id}/events         server-sent events: state and progress
+    GET    /api/jobs/{id}/events         server-sent events (text/event-stream): state and progress
     DELETE /api/jobs/{id}                cancel (the worker is terminated)
-    GET    /api/jobs/{id}/svg            the picture of the verified result
+    GET    /api/jobs/{id}/svg            the picture of the verified result (image/svg+xml)
     GET    /api/records                  best known per instance, beside the published value
+    GET    /api/health                   liveness, queue length, each job's memory limit
     GET    /                             the page; OpenAPI at /docs
 
-Errors: 422 names the field and what was expected, 413 for an instance over the size
-limits, 404 for an unknown puzzle, method or job (with the valid names).
+A job is checked at the door: what cannot run is refused now, not failed later.
+Errors: 422 names the field and what was expected, 413 for a body or an instance over
+the size limits, 404 for an unknown puzzle, method or job (with the valid names), 400
+for a body that is not text, 503 when the records store cannot be used. Options that
+name a file, folder or machine of the server (checkpoint, workdir, backend, address)
+are the operator's: a request that sets one gets 422.
+
+Each job runs in a worker process under its budget and a memory limit
+(`job_memory_bytes`, by default a share of the machine's memory): a job that asks for
+more ends `failed: out of memory`, and the service goes on.
 """
 
 from __future__ import annotations
@@ -24,26 +34,51 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from puzzlelab import __version__
+from puzzlelab.core.parallel import machine_memory
 from puzzlelab.core.store import Store
 from puzzlelab.service import errors
 from puzzlelab.service.jobs import JobRunner
 from puzzlelab.service.routes import health, jobs, page, puzzles, records
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "default_job_memory", "JOB_MEMORY_SHARE", "MIN_JOB_MEMORY_BYTES"]
+
+# What each job may hold by default: this share of the machine's memory, split between
+# the jobs that run at once; never less than MIN_JOB_MEMORY_BYTES (a worker process
+# with the solver libraries loaded holds about 0.2 GB before it starts).
+JOB_MEMORY_SHARE = 0.75
+MIN_JOB_MEMORY_BYTES = 512_000_000
 
 
-def create_app(workers: int = 2, store_path: str | None = None, start_method: str = "forkserver", grace: float = 2.0) -> FastAPI:
-    """The service. `workers` jobs run at once; the rest wait in the queue."""
+def default_job_memory(workers: int) -> int | None:
+    """The memory limit of each job when none is given (None where the machine's
+    memory is not known)."""
+    total = machine_memory()
+    if total is None:
+        return None
+    return max(MIN_JOB_MEMORY_BYTES, int(total * JOB_MEMORY_SHARE / max(1, workers)))
+
+
+def create_app(
+    workers: int = 2,
+    store_path: str | None = None,
+    start_method: str = "forkserver",
+    grace: float = 2.0,
+    job_memory_bytes: int | None = None,
+) -> FastAPI:
+    """The service. `workers` jobs run at once; the rest wait in the queue. Each job
+    may hold `job_memory_bytes` (default: `default_job_memory(workers)`)."""
     store = Store(store_path)
-    runner = JobRunner(store, workers, grace=grace, start_method=start_method)
+    memory = default_job_memory(workers) if job_memory_bytes is None else int(job_memory_bytes)
+    runner = JobRunner(store, workers, grace=grace, start_method=start_method, memory_bytes=memory)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI):
-        runner.start()
+    async def lifespan(app: FastAPI):
+        active = app.state.runner  # tests may put a runner of their own here
+        active.start()
         try:
             yield
         finally:
-            runner.stop()
+            active.stop()
 
     app = FastAPI(title="puzzlelab", version=__version__, lifespan=lifespan, description=__doc__)
     app.state.runner = runner

@@ -3,7 +3,10 @@ stream progress, and end verified (or say why not).
 
 One thread owns the pool; HTTP handlers talk to it through a command queue, and read
 jobs under a lock. The budget is enforced here (the pool terminates a worker `grace`
-seconds past it), not trusted to the solver. Whatever a worker returns is re-verified
+seconds past it), not trusted to the solver; so is each job's memory limit
+(`memory_bytes`: the pool's workers run under it, and a job over it ends `failed: out
+of memory` while the service goes on). A job is written to the jobs table before it
+is queued: one that cannot be written is refused (503), never left queued in memory. Whatever a worker returns is re-verified
 in this process before it is shown or stored (`core.parallel.accept`, as every batch
 driver does). Jobs are kept in the `jobs` table beside the records, so after a restart
 a job that was queued or running is reported as `interrupted`, never silently dropped.
@@ -22,8 +25,8 @@ from typing import Any
 
 from puzzlelab.core.parallel import Answer, Failure, Outcome, Task, WorkerPool, accept
 from puzzlelab.core.puzzle import WrongAnswer
-from puzzlelab.core.result import Result, _json_default
-from puzzlelab.core.store import Store
+from puzzlelab.core.result import Result, _json_default, format_bytes
+from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles import get
 from puzzlelab.service.worker import run_job
 
@@ -116,11 +119,14 @@ class Job:
 class JobRunner:
     """Runs jobs in `workers` processes. `start()` before use, `stop()` at shutdown."""
 
-    def __init__(self, store: Store, workers: int = 2, *, grace: float = 2.0, start_method: str = "forkserver"):
+    def __init__(
+        self, store: Store, workers: int = 2, *, grace: float = 2.0, start_method: str = "forkserver", memory_bytes: int | None = None
+    ):
         self.store = store
         self.workers = workers
         self.grace = grace
         self.start_method = start_method
+        self.memory_bytes = memory_bytes
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
         self._commands: queue.Queue[tuple[str, Any]] = queue.Queue()
@@ -131,6 +137,22 @@ class JobRunner:
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
+        self.open_jobs()
+        if self.start_method == "forkserver":
+            import multiprocessing as mp
+
+            # Workers fork from a server that has already imported every puzzle and the
+            # heavy solver libraries, so a job's budget is not spent importing them.
+            mp.set_forkserver_preload(["puzzlelab.service.worker", *SOLVER_LIBRARIES])
+        self._pool = WorkerPool(
+            self.workers, grace=self.grace, grace_share=GRACE_SHARE, start=self.start_method, memory_bytes=self.memory_bytes
+        )
+        self._thread = threading.Thread(target=self._loop, name="puzzlelab-job-runner", daemon=True)
+        self._thread.start()
+
+    def open_jobs(self) -> None:
+        """Create the jobs table, mark the jobs a stopped service left unfinished as
+        `interrupted`, and load the most recent jobs."""
         with self.store.connect() as db:
             db.executescript(_JOBS_SCHEMA)
             db.execute(
@@ -150,15 +172,6 @@ class JobRunner:
             )
             job.events.append({"type": "state", "state": job.state, "job": job.to_dict()})
             self._jobs[job.id] = job
-        if self.start_method == "forkserver":
-            import multiprocessing as mp
-
-            # Workers fork from a server that has already imported every puzzle and the
-            # heavy solver libraries, so a job's budget is not spent importing them.
-            mp.set_forkserver_preload(["puzzlelab.service.worker", *SOLVER_LIBRARIES])
-        self._pool = WorkerPool(self.workers, grace=self.grace, grace_share=GRACE_SHARE, start=self.start_method)
-        self._thread = threading.Thread(target=self._loop, name="puzzlelab-job-runner", daemon=True)
-        self._thread.start()
 
     def stop(self) -> None:
         self._stopping.set()
@@ -174,17 +187,25 @@ class JobRunner:
 
     # ------------------------------------------------------------ requests (any thread)
     def submit(self, puzzle: str, instance_key: str, instance: Any, method: str, options: dict[str, Any], budget: float, seed: int) -> Job:
+        """Write the job, then queue it. A job that cannot be written raises StoreError
+        and is not kept: no job stays queued that no one will run."""
         job = Job(uuid.uuid4().hex[:12], puzzle, instance_key, instance, method, options, float(budget), int(seed))
+        try:
+            row = (job.id, puzzle, instance_key, json.dumps(instance, default=_json_default), method,
+                   json.dumps(options, default=_json_default), job.budget, job.seed, job.state, job.created)
+            with self.store.connect() as db:
+                db.execute(
+                    "INSERT INTO jobs (id, puzzle, instance_key, instance, method, options, budget, seed, state, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+        except StoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a value the table cannot hold: refuse the job, keep nothing
+            raise StoreError(f"records store {self.store.path}: the job could not be written ({type(exc).__name__}: {exc})") from exc
         with self._lock:
             self._jobs[job.id] = job
             job.events.append({"type": "state", "state": "queued", "job": job.to_dict()})
-        with self.store.connect() as db:
-            db.execute(
-                "INSERT INTO jobs (id, puzzle, instance_key, instance, method, options, budget, seed, state, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (job.id, puzzle, instance_key, json.dumps(instance, default=_json_default), method,
-                 json.dumps(options, default=_json_default), job.budget, job.seed, job.state, job.created),
-            )
         self._commands.put(("submit", job.id))
         return job
 
@@ -226,41 +247,58 @@ class JobRunner:
 
     # ------------------------------------------------------------ the runner thread
     def _loop(self) -> None:
+        """The runner thread: hand commands to the pool, turn its events into job
+        states. An unexpected error is logged and the loop goes on (a dead runner
+        thread would leave every later job queued for ever)."""
         tickets: dict[int, str] = {}
         by_job: dict[str, int] = {}
-        pool = self._pool
-        pool.warm()  # in this thread: the HTTP server is up meanwhile; jobs queue
+        self._pool.warm()  # in this thread: the HTTP server is up meanwhile; jobs queue
         while not self._stopping.is_set():
-            while True:
-                try:
-                    command, job_id = self._commands.get_nowait()
-                except queue.Empty:
-                    break
-                job = self.get(job_id)
-                if job is None or job.finished_state:
-                    continue
-                if command == "submit":
-                    task = Task(run_job, (job.puzzle, job.instance, job.method, job.options, job.seed), name=job.id, context=True)
-                    ticket = pool.submit(task, seconds=job.budget)
-                    tickets[ticket], by_job[job_id] = job_id, ticket
-                elif command == "cancel" and job_id in by_job:
-                    pool.cancel(by_job[job_id])
-            for event in pool.events(0.1):
-                job_id = tickets.get(event.ticket)
-                job = self.get(job_id) if job_id else None
-                if job is None:
-                    continue
-                if event.kind == "started":
-                    with self._lock:
-                        job.started = time.time()
-                        self._set_state(job, "running")
-                elif event.kind == "interim":
-                    self._interim(job, event.value)
-                elif event.kind == "done":
-                    tickets.pop(event.ticket, None)
-                    by_job.pop(job_id, None)
-                    self._finish(job, event.outcome)
+            try:
+                self._take_commands(tickets, by_job)
+                self._take_events(tickets, by_job)
+            except Exception:  # noqa: BLE001 - keep running jobs; say loudly what broke
+                log.exception("job runner: unexpected error (please report); going on")
+                time.sleep(0.1)
             self._save()
+
+    def _take_commands(self, tickets: dict[int, str], by_job: dict[str, int]) -> None:
+        while True:
+            try:
+                command, job_id = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            job = self.get(job_id)
+            if job is None or job.finished_state:
+                continue
+            if command == "submit":
+                task = Task(run_job, (job.puzzle, job.instance, job.method, job.options, job.seed), name=job.id, context=True)
+                ticket = self._pool.submit(task, seconds=job.budget)
+                tickets[ticket], by_job[job_id] = job_id, ticket
+            elif command == "cancel" and job_id in by_job:
+                self._pool.cancel(by_job[job_id])
+
+    def _take_events(self, tickets: dict[int, str], by_job: dict[str, int]) -> None:
+        for event in self._pool.events(0.1):
+            job_id = tickets.get(event.ticket)
+            job = self.get(job_id) if job_id else None
+            if job is None:
+                continue
+            if event.kind == "started":
+                with self._lock:
+                    job.started = time.time()
+                    self._set_state(job, "running")
+            elif event.kind == "interim":
+                self._interim(job, event.value)
+            elif event.kind == "done":
+                tickets.pop(event.ticket, None)
+                by_job.pop(job_id, None)
+                try:
+                    self._finish(job, event.outcome)
+                except Exception as exc:  # noqa: BLE001 - the job fails, the runner goes on
+                    log.exception("job %s: its outcome could not be handled", job.id)
+                    with self._lock:
+                        self._set_state(job, "failed", error=f"internal error (please report): {type(exc).__name__}: {exc}")
 
     def _interim(self, job: Job, value: Any) -> None:
         with self._lock:
@@ -278,14 +316,28 @@ class JobRunner:
             return
         if outcome.error == "cancelled":
             state, error = "cancelled", "cancelled at the user's request"
-        elif outcome.error == "deadline":
-            state, error = "failed", f"the solver did not return within its budget of {job.budget:g} s (+{self.grace + GRACE_SHARE * job.budget:g} s grace) and was stopped"
-        elif outcome.error.startswith("worker died"):
-            state, error = "failed", f"the worker process running this job died ({outcome.error})"
         else:
-            state, error = "failed", Failure(outcome.index, outcome.name, outcome.error).reason
+            state, error = "failed", self._failure(job, outcome)
         with self._lock:
             self._set_state(job, state, error=error)
+
+    def _failure(self, job: Job, outcome: Outcome) -> str:
+        """Why a job gave no answer, in words ('out of memory: ...' for a job over its
+        memory limit, however it was stopped)."""
+        limit = "" if self.memory_bytes is None else format_bytes(self.memory_bytes)
+        if outcome.error == "deadline":
+            return f"the solver did not return within its budget of {job.budget:g} s (+{self.grace + GRACE_SHARE * job.budget:g} s grace) and was stopped"
+        if outcome.error == "memory":
+            return f"out of memory: the job's processes held more than its limit of {limit} and were stopped"
+        if outcome.error.startswith("worker died"):
+            return f"the worker process running this job died ({outcome.error})"
+        reason = Failure(outcome.index, outcome.name, outcome.error).reason
+        kind, _, message = reason.partition(": ")
+        if kind.rpartition(".")[2].endswith("MemoryError"):  # numpy raises its own subclass
+            return f"out of memory: the job asked for more than its limit of {limit} ({message or 'MemoryError'})" if limit else f"out of memory ({message})"
+        if kind.rpartition(".")[2] == "InvalidInstance":
+            return message  # the solver refused the input (e.g. more memory than allowed): its own words
+        return reason
 
     def _accept(self, job: Job, payload: dict[str, Any]) -> None:
         """A job's answer, re-verified here and stored (`core.parallel.accept`)."""

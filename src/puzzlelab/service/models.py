@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
     "MAX_BUDGET_SECONDS",
+    "MAX_SEED",
     "JobRequest",
     "OptionView",
     "MethodView",
@@ -29,6 +30,10 @@ __all__ = [
 ]
 
 MAX_BUDGET_SECONDS = 24 * 3600.0
+# Seeds go to numpy's and Python's generators (any size) and to CP-SAT's random_seed,
+# a 32-bit signed integer (a larger one is a TypeError inside the worker).
+MAX_SEED = 2**31 - 1
+MAX_NAME_LENGTH = 100
 
 Number = int | float
 
@@ -37,12 +42,26 @@ class JobRequest(BaseModel):
     """A job: which puzzle, which instance (a catalog name, the instance's text, or its
     JSON), which method with which options, and how many seconds it may take."""
 
-    puzzle: str = Field(description="Puzzle name, e.g. 'tiling'.")
+    puzzle: str = Field(max_length=MAX_NAME_LENGTH, description="Puzzle name, e.g. 'tiling'.")
     instance: Any = Field(description="Catalog name, instance text, or instance JSON.")
-    method: str | None = Field(None, description="Method name; the puzzle's default when omitted.")
-    options: dict[str, Any] = Field(default_factory=dict, description="Method options by name.")
-    budget: float | None = Field(None, gt=0, le=MAX_BUDGET_SECONDS, description="Seconds; the puzzle's default when omitted.")
-    seed: int = Field(0, ge=0, description="Random seed.")
+    method: str | None = Field(None, max_length=MAX_NAME_LENGTH, description="Method name; the puzzle's default when omitted.")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Method options by name. Options naming a file, folder or machine of the server (checkpoint, workdir, "
+        "backend, address ...) are the operator's: a request that sets one is refused (422).",
+    )
+    budget: float | None = Field(
+        None, gt=0, le=MAX_BUDGET_SECONDS, allow_inf_nan=False, description="Seconds (a finite number); the puzzle's default when omitted."
+    )
+    seed: int = Field(0, ge=0, le=MAX_SEED, description=f"Random seed, 0..{MAX_SEED}.")
+
+    @field_validator("budget", "seed", mode="before")
+    @classmethod
+    def _not_a_boolean(cls, value: Any) -> Any:
+        """JSON `true` is not the number 1 here (pydantic would take it as 1)."""
+        if isinstance(value, bool):
+            raise ValueError(f"expected a number, got {str(value).lower()}")
+        return value
 
 
 class _Open(BaseModel):
@@ -160,13 +179,15 @@ class RecordView(_Open):
 
 
 class Health(_Open):
-    """Liveness, the puzzles served, and how many jobs wait or run."""
+    """Liveness, the puzzles served, how many jobs wait or run, and each job's memory
+    limit."""
 
     ok: bool
     version: str
     puzzles: list[str]
     queued: int
     running: int
+    job_memory_bytes: int | None = Field(None, description="The memory limit of each job (its worker processes together).")
 
 
 class ErrorBody(_Open):

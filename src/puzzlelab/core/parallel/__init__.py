@@ -1,6 +1,7 @@
 """Run tasks in worker processes, here or on a Ray cluster, under a Budget.
 
     tasks.py        Task, Outcome, Event: what travels, whatever the backend
+    memory.py       memory limits for worker processes (per process and per group)
     pool.py         WorkerPool: this machine's worker processes (submit, cancel, events)
     local.py        the `local` backend: a batch on a WorkerPool
     ray_backend.py  the `ray` backend: the same batch on a Ray cluster (Ray imported lazily)
@@ -22,6 +23,7 @@ from puzzlelab.core.parallel.driver import (
     solve_instance,
     solve_many,
 )
+from puzzlelab.core.parallel.memory import machine_memory
 from puzzlelab.core.parallel.pool import WorkerPool, start_method
 from puzzlelab.core.parallel.tasks import Event, Outcome, Task, default_workers, spin
 
@@ -30,6 +32,7 @@ __all__ = [
     "Outcome",
     "Event",
     "WorkerPool",
+    "machine_memory",
     "run_tasks",
     "map",
     "portfolio",

@@ -13,6 +13,11 @@ A task may report *interim* answers while it runs (`interim(value)`, given to it
 pool waits `grace` seconds for the task to return its best, then terminates it and
 keeps the last interim answer. That is how a 10-second portfolio never loses what a
 killed worker had found, and how the service streams progress.
+
+With `memory_bytes`, each worker runs under that memory limit (`memory.py`): its own
+allocations past it fail with MemoryError, and the pool stops a task whose process
+group holds more (reported as error "memory"). The task's Budget carries the bound, so
+a solver can refuse up front what cannot fit.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from puzzlelab.core.parallel.memory import group_memory, limit_process_memory
 from puzzlelab.core.parallel.tasks import Event, Outcome, Task, default_workers
 from puzzlelab.core.result import Budget
 
@@ -52,18 +58,23 @@ _MSG_RESULT, _MSG_ERROR, _MSG_INTERIM = "result", "error", "interim"
 
 
 _GROUP_ENV = "PUZZLELAB_WORKER_GROUP"
+# How often the pool measures the memory of its busy workers' process groups.
+MEMORY_POLL_SECONDS = 0.25
 
 
-def _worker_main(conn: Connection) -> None:
+def _worker_main(conn: Connection, memory_bytes: int | None = None) -> None:
     """Worker loop: receive (task, budget_seconds), run it, send back the outcome.
 
     A top-level worker leads its own process group, and the processes its task starts
     (a portfolio's own pool, a service job's eight orientations) stay in that group, so
-    stopping the worker stops them all (`_Worker.kill` signals the group)."""
+    stopping the worker stops them all (`_Worker.kill` signals the group). With
+    `memory_bytes` the worker limits its memory before its first task."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if hasattr(os, "setpgid") and not os.environ.get(_GROUP_ENV):
         os.setpgid(0, 0)
         os.environ[_GROUP_ENV] = str(os.getpid())
+    if memory_bytes is not None:
+        limit_process_memory(memory_bytes)
     while True:
         try:
             message = conn.recv()
@@ -74,7 +85,7 @@ def _worker_main(conn: Connection) -> None:
         task, seconds = message
         kwargs = dict(task.kwargs)
         if task.context:
-            kwargs["budget"] = Budget(seconds)
+            kwargs["budget"] = Budget(seconds, memory_bytes=memory_bytes)
             kwargs["interim"] = lambda value: conn.send((_MSG_INTERIM, value))
         try:
             value = task.fn(*task.args, **kwargs)
@@ -87,10 +98,10 @@ def _worker_main(conn: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: mp.context.BaseContext):
+    def __init__(self, ctx: mp.context.BaseContext, memory_bytes: int | None = None):
         self.conn, child_conn = ctx.Pipe()
         # Not daemonic: a task may start processes of its own (see _worker_main).
-        self.process = ctx.Process(target=_worker_main, args=(child_conn,), daemon=False)
+        self.process = ctx.Process(target=_worker_main, args=(child_conn, memory_bytes), daemon=False)
         # A forked child whose garbage collector walks the inherited heap copies every
         # page it touches; freezing first keeps the parent's objects out of its sight.
         gc.freeze()
@@ -154,13 +165,24 @@ class WorkerPool:
     returns what happened. A task may run `grace` seconds plus `grace_share` of its
     budget past the budget before it is terminated (a fresh worker pays imports and
     kernel loading inside its budget); `retries` is how often a task whose worker died
-    is run again.
+    is run again. `memory_bytes` limits each task's memory (see the module docstring).
     """
 
-    def __init__(self, workers: int | None = None, *, grace: float = 1.0, grace_share: float = 0.0, retries: int = 0, start: str | None = None):
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        grace: float = 1.0,
+        grace_share: float = 0.0,
+        retries: int = 0,
+        start: str | None = None,
+        memory_bytes: int | None = None,
+    ):
         self.ctx = mp.get_context(start or start_method())
         self.size = max(1, workers or default_workers())
         self.grace, self.grace_share, self.retries = grace, grace_share, retries
+        self.memory_bytes = None if memory_bytes is None else int(memory_bytes)
+        self._memory_checked = 0.0
         self._queue: deque[_Job] = deque()
         self._workers: list[_Worker] = []
         self._tickets = itertools.count()
@@ -192,7 +214,7 @@ class WorkerPool:
         """Start every worker now, so the first tasks do not pay for process start-up
         (with forkserver: the server's imports of the solver libraries, seconds)."""
         while len(self._workers) < self.size:
-            self._workers.append(_Worker(self.ctx))
+            self._workers.append(_Worker(self.ctx, self.memory_bytes))
 
     @property
     def busy(self) -> int:
@@ -252,7 +274,7 @@ class WorkerPool:
             if worker is None:
                 if len(self._workers) >= self.size:
                     return
-                worker = _Worker(self.ctx)
+                worker = _Worker(self.ctx, self.memory_bytes)
                 self._workers.append(worker)
             self._queue.popleft()
             if job.seconds is not None and job.attempts == 0:
@@ -279,6 +301,19 @@ class WorkerPool:
                 self._stop(worker, "cancelled")
             elif now >= worker.stop_at:
                 self._stop(worker, "deadline")
+        self._enforce_memory(now)
+
+    def _enforce_memory(self, now: float) -> None:
+        """Stop a task whose worker's process group holds more than `memory_bytes`
+        (each process is also limited on its own; this catches a task that starts
+        processes which pass the limit together)."""
+        if self.memory_bytes is None or now - self._memory_checked < MEMORY_POLL_SECONDS:
+            return
+        self._memory_checked = now
+        for worker in [w for w in self._workers if w.job is not None and w.process.pid is not None]:
+            held = group_memory(worker.process.pid)
+            if held is not None and held > self.memory_bytes:
+                self._stop(worker, "memory")
 
     def _stop(self, worker: _Worker, reason: str) -> None:
         job = worker.job

@@ -5,21 +5,9 @@ figure, what cannot fit)."""
 
 from __future__ import annotations
 
-import os
+from puzzlelab.core.memory import machine_available as memory_available
 
 __all__ = ["memory_available", "memory_limit"]
-
-
-def memory_available() -> int:
-    """Bytes of memory available to a new process (MemAvailable on Linux)."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
 
 
 def memory_limit(requested: int | None) -> tuple[int, str]:

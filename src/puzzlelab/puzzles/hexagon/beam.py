@@ -12,13 +12,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlelab.core.memory import require_memory
 from puzzlelab.core.result import Budget, Progress, Result, Status
 from puzzlelab.puzzles.hexagon.fields import FieldsByName
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
-from puzzlelab.puzzles.hexagon.model import Hexagon, edge_count, format_grid, hexagon
+from puzzlelab.puzzles.hexagon.model import Hexagon, cell_count, edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.results import grid_figures
 
-__all__ = ["cell_order", "BeamPlan", "beam_plan", "beam_search", "run_beam"]
+__all__ = ["cell_order", "BeamPlan", "beam_plan", "beam_bytes", "require_beam_memory", "beam_search", "run_beam"]
 
 ORDERS = ("clock", "spiral", "rows")
 
@@ -108,6 +109,32 @@ def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, in
     return BeamPlan(own_slot, own_rem, prev_slot, prev_rem, close_slot, allowed, max(slots, 1), order)
 
 
+def beam_bytes(cells: int, slots: int, width: int, top: int) -> int:
+    """What kernels.beam_kernel allocates: per kept state, its history (an int32 parent
+    and an int8 value per step: 5 bytes a cell, the bulk) and two frontiers (values and
+    masks, an int8 each per slot, twice), penalties and hashes; per candidate (width x
+    (top+1)) a key, a parent, a value and argsort's int64 order with its copy; the
+    Zobrist table (8 x 64 uint64 per slot, drawn as int64 then converted)."""
+    choices = top + 1
+    per_state = 5 * cells + 4 * slots + 24 + 29 * choices
+    return width * per_state + 2 * 8 * 8 * 64 * slots + 50_000_000
+
+
+def _slots_bound(n: int, spiral_radius: int) -> int:
+    """The frontier slots of a beam plan, from above without building it (measured:
+    rows and clock orders keep 2n, spiral 2n + 2 * radius + 5 at most, for n <= 200)."""
+    return min(cell_count(n), 2 * n + 2 * max(spiral_radius, 0) + 12)
+
+
+def require_beam_memory(n: int, width: int, top: int, budget: Budget | None = None, spiral_radius: int = 3, slots: int | None = None) -> None:
+    """Refuse up front (InvalidInstance 413, with the figure) a beam whose arrays cannot
+    fit in the memory allowed (the budget's bound, else the machine's available memory):
+    the documented largest width, 10^7, on order 27 needs about 110 GB."""
+    slots = _slots_bound(n, spiral_radius) if slots is None else slots
+    nbytes = beam_bytes(cell_count(n), slots, width, top)
+    require_memory(nbytes, f"beam width {width} on order {n}", budget, "width")
+
+
 def beam_search(
     n: int,
     *,
@@ -129,6 +156,7 @@ def beam_search(
     geometry = hexagon(n)
     cells = cell_order(geometry, order, spiral_radius)
     plan = beam_plan(geometry, cells, top, fixed)
+    require_beam_memory(n, width, top, budget, slots=plan.slots)
     rng = np.random.default_rng(seed)
     zobrist = rng.integers(0, np.iinfo(np.int64).max, size=(plan.slots, 8, 64), dtype=np.int64).astype(np.uint64)
     parent, value, penalty, count, done = beam_kernel(
@@ -162,6 +190,7 @@ def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 
     """Method entry: beam runs with seeds seed, seed+1, ... while time is left (or
     `restarts` + 1 of them); the best completed grid wins."""
     n = instance.n
+    require_beam_memory(n, width, levels, budget, spiral_radius)
     started = time.perf_counter()
     best: tuple[int, list[int]] | None = None
     runs, run_seconds, failed = 0, [], 0

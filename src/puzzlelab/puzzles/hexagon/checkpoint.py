@@ -10,6 +10,7 @@ The format is the one `proofs/` holds: CHECKPOINT_VERSION changes with it.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -36,17 +37,26 @@ class Checkpoint:
             self._load()
 
     def _load(self) -> None:
+        """Read the file, refusing (ValueError, the file left as it is) one that is not
+        a checkpoint of this question: not a file, not UTF-8 JSON (a binary file, JSON
+        nested too deep, a 5,000-digit number), JSON of another kind, or malformed."""
+        where = f"checkpoint {self.path}"
         try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"checkpoint {self.path}: not a readable proof checkpoint ({exc})") from exc
+            data = json.loads(self.path.read_bytes().decode("utf-8"))
+        except OSError as exc:
+            raise ValueError(f"{where}: not a readable proof checkpoint ({exc.strerror or exc})") from None
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            raise ValueError(f"{where}: not a proof checkpoint (not JSON: {' '.join(str(exc).split())[:120]})") from None
+        if not isinstance(data, dict) or "cubes" not in data:
+            raise ValueError(f"{where}: not a proof checkpoint (JSON of another kind: {type(data).__name__} without 'cubes')")
         theirs = {k: data.get(k) for k in self.question}
         if data.get("version") != CHECKPOINT_VERSION or theirs != self.question:
-            raise ValueError(f"checkpoint {self.path}: it belongs to another question {theirs}, not {self.question}")
-        self.cubes = list(data["cubes"])
-        self.refuted = set(data["refuted"]) & set(self.cubes)
-        self.seconds = float(data.get("seconds", 0.0))
-        self.screened = [[int(done[0]), int(done[1]), *map(float, done[2:])] for done in data.get("screened", [])]
+            shown = {k: v if isinstance(v, (int, float, str, type(None))) and len(str(v)) <= 40 else "..." for k, v in theirs.items()}
+            raise ValueError(f"{where}: it belongs to another question {shown}, not {self.question}")
+        try:
+            self.cubes, self.refuted, self.seconds, self.screened = _contents(data)
+        except (TypeError, ValueError, OverflowError, IndexError) as exc:
+            raise ValueError(f"{where}: a malformed proof checkpoint ({' '.join(str(exc).split())[:120]})") from None
 
     def save(self, spent: float = 0.0) -> None:
         """Write the state; `spent` = seconds of the run in progress, added to the total."""
@@ -55,8 +65,11 @@ class Checkpoint:
         data = dict(self.question, version=CHECKPOINT_VERSION, seconds=round(self.seconds + spent, 1))
         data.update(cubes=self.cubes, refuted=sorted(self.refuted), screened=self.screened, proven=self.proven)
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text(json.dumps(data))
-        os.replace(tmp, self.path)
+        try:
+            tmp.write_text(json.dumps(data))
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise ValueError(f"checkpoint {self.path}: cannot be written ({exc.strerror or exc})") from None
 
     def split(self, parent: str, children: list[str]) -> None:
         """Replace a cube by its extensions (which cover it), in place."""
@@ -95,3 +108,22 @@ class Checkpoint:
             self.screened.append([level, conflicts])
         else:  # a capped MaxSAT pass notes its cap
             self.screened.append([level, 0] + ([] if seconds is None else [seconds]))
+
+
+def _contents(data: dict[str, Any]) -> tuple[list[str], set[str], float, list[list[float]]]:
+    """(cubes, refuted, seconds, screened) of a checkpoint's JSON, each checked for its
+    type (TypeError or ValueError naming the first that is not)."""
+    cubes, refuted, screened = data["cubes"], data.get("refuted", []), data.get("screened", [])
+    if not isinstance(cubes, list) or not all(isinstance(c, str) for c in cubes):
+        raise TypeError("cubes: expected a list of strings")
+    if not isinstance(refuted, list) or not all(isinstance(c, str) for c in refuted):
+        raise TypeError("refuted: expected a list of strings")
+    seconds = data.get("seconds", 0.0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
+        raise ValueError("seconds: expected a number of seconds")
+    if not isinstance(screened, list) or not all(
+        isinstance(done, list) and len(done) >= 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in done)
+        for done in screened
+    ):
+        raise TypeError("screened: expected a list of [level, conflicts, ...] numbers")
+    return list(cubes), set(refuted) & set(cubes), float(seconds), [[int(done[0]), int(done[1]), *map(float, done[2:])] for done in screened]

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from puzzlelab.core.result import Budget, Progress, Result
-from puzzlelab.puzzles.hexagon.beam import beam_search
+from puzzlelab.puzzles.hexagon.beam import beam_search, require_beam_memory
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
 from puzzlelab.puzzles.hexagon.results import feasible_result
@@ -64,6 +64,7 @@ def _levels_task(n: int, width: int, order: str, keep: int, seed: int, *, budget
 
 def run_levels(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, width: int = 3000, order: str = "spiral", keep: int = 16) -> Result:
     n = instance.n
+    require_beam_memory(n, width, 2, budget)  # here, before the worker starts: a clear refusal
     started = time.perf_counter()
 
     def on_interim(summary: LevelsSummary) -> None:

@@ -24,7 +24,7 @@ SAT_OPTIONS = (
 )
 
 BEAM_OPTIONS = (
-    Option("width", "int", 2000, "beam width (states kept per step)", minimum=1, maximum=10_000_000),
+    Option("width", "int", 2000, "beam width (states kept per step; refused up front, with the figure, when the beam's arrays would not fit in memory: about 5 bytes per cell per state)", minimum=1, maximum=10_000_000),
     Option("order", "str", "spiral", "cell order: clock (by angle), spiral (rings from the centre, then by angle), rows", choices=CELL_ORDERS),
     Option("spiral_radius", "int", 3, "spiral order: rings from the centre taken ring by ring before the clock sweep", minimum=0),
     Option("levels", "int", 5, "assign values 1..k (k+1 = 'more'); 5 = the whole puzzle", minimum=1, maximum=5),
@@ -32,7 +32,7 @@ BEAM_OPTIONS = (
 )
 
 LEVELS_OPTIONS = (
-    Option("width", "int", 3000, "beam width for levels 1-2", minimum=1, maximum=10_000_000),
+    Option("width", "int", 3000, "beam width for levels 1-2 (refused up front when it would not fit in memory)", minimum=1, maximum=10_000_000),
     Option("order", "str", "spiral", "beam cell order", choices=CELL_ORDERS),
     Option("keep", "int", 16, "level-2 grids completed by SAT", minimum=1),
 )

@@ -32,6 +32,8 @@ from puzzlelab.core.puzzle import InvalidInstance
 
 __all__ = [
     "MAX_ORDER",
+    "MAX_VALUE",
+    "MAX_GRIDS",
     "Hexagon",
     "hexagon",
     "HexInstance",
@@ -45,6 +47,9 @@ __all__ = [
 ]
 
 MAX_ORDER = 200  # 119,401 cells: far beyond anything searched; larger inputs get 413
+MAX_VALUE = 7  # a cell holding k needs k-1 different neighbours and has at most 6
+MAX_ROWS = 2 * MAX_ORDER - 1  # rows (and cells in a row) of the largest hexagon
+MAX_GRIDS = 1000  # grids in one submission text (the contest asked for a few dozen)
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # counter-clockwise from +x
 
 
@@ -178,6 +183,28 @@ def _where(grid: int, several: bool) -> str:
     return f"grid {grid}, " if several else ""
 
 
+def _value_error(where: str, shown: str) -> str:
+    """The message for a cell value above MAX_VALUE."""
+    return (
+        f"{where}: {shown} is not a possible value (a cell holding k needs k-1 different neighbours "
+        f"and has at most 6, so values are 1..{MAX_VALUE})"
+    )
+
+
+def _cell_value(digits: str, where: str) -> int:
+    """A cell's value from its ASCII digits, refused before `int` when it is past
+    MAX_VALUE (a 5,000-digit value is past Python's int-string limit; a value of 10^9
+    would make the rule check count to it)."""
+    significant = digits.lstrip("0")
+    if len(significant) > 1 or (significant and int(significant) > MAX_VALUE):
+        shown = significant if len(significant) <= 12 else f"a number of {len(significant)} digits"
+        raise InvalidInstance(_value_error(where, shown), "grid")
+    value = int(significant or "0")
+    if value < 1:
+        raise InvalidInstance(f"{where}: expected a positive integer, got {value}", "grid")
+    return value
+
+
 def parse_grids(text: str) -> list[list[list[int]]]:
     """Grids from submission text: `(a,b,...), (...)` rows, grids split by `;`.
 
@@ -188,6 +215,8 @@ def parse_grids(text: str) -> list[list[list[int]]]:
     chunks = text.split(";")
     # A trailing semicolon (or one between blank chunks) ends a grid; it starts none.
     chunks = [c for c in chunks if c.strip()] or [""]
+    if len(chunks) > MAX_GRIDS:
+        raise InvalidInstance(f"grid: {len(chunks)} grids separated by ';'; at most {MAX_GRIDS} in one submission", "grid", 413)
     several = len(chunks) > 1
     grids = []
     for g, chunk in enumerate(chunks, start=1):
@@ -222,10 +251,9 @@ def _parse_grid(text: str, where: str) -> list[list[int]]:
                 raise InvalidInstance(
                     f"{where}row {row_no}, cell {cell_no}: expected a positive integer, got {got!r}", "grid"
                 )
-            value = int(match.group())
-            if value < 1:
-                raise InvalidInstance(f"{where}row {row_no}, cell {cell_no}: expected a positive integer, got {value}", "grid")
-            row.append(value)
+            row.append(_cell_value(match.group(), f"{where}row {row_no}, cell {cell_no}"))
+            if len(row) > MAX_ROWS:
+                raise InvalidInstance(f"{where}row {row_no}: more than {MAX_ROWS} cells (the largest order is {MAX_ORDER})", "grid", 413)
             i = skip(match.end())
             if i < size and text[i] == ",":
                 i = skip(i + 1)
@@ -236,6 +264,8 @@ def _parse_grid(text: str, where: str) -> list[list[int]]:
             got = text[i : i + 10] or "the end"
             raise InvalidInstance(f"{where}row {row_no}, cell {cell_no}: expected ',' or ')' after the value, got {got!r}", "grid")
         rows.append(row)
+        if len(rows) > MAX_ROWS:
+            raise InvalidInstance(f"{where}grid: more than {MAX_ROWS} rows (the largest order is {MAX_ORDER})", "grid", 413)
         if i >= size:
             return rows
         if text[i] != ",":
@@ -255,23 +285,40 @@ def order_from_rows(rows: list[list[int]], where: str = "") -> int:
 
 
 def grid_values(rows: list[list[int]], n: int | None = None, where: str = "") -> tuple[int, tuple[int, ...]]:
-    """(n, values in cell order) from rows; checks the row count and every row length."""
+    """(n, values in cell order) from rows; checks the row count, every row length and
+    every value (a positive integer, at most MAX_VALUE) before building any geometry."""
     if n is None:
         n = order_from_rows(rows, where)
     elif len(rows) != 2 * n - 1:
         raise InvalidInstance(f"{where}grid: order {n} needs {2 * n - 1} rows, got {len(rows)}", "grid")
-    geometry = hexagon(n)
     values: list[int] = []
-    for r, (row, length) in enumerate(zip(rows, geometry.row_lengths), start=1):
+    for r, row in enumerate(rows, start=1):
+        length = n + min(r - 1, 2 * n - 1 - r)  # as Hexagon.row_lengths
         if not isinstance(row, (list, tuple)):
             raise InvalidInstance(f"{where}row {r}: expected a list of {length} values", "grid")
         if len(row) != length:
             raise InvalidInstance(f"{where}row {r}: expected {length} cells, got {len(row)}", "grid")
         for c, value in enumerate(row, start=1):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise InvalidInstance(f"{where}row {r}, cell {c}: expected a positive integer, got {value!r}", "grid")
+                raise InvalidInstance(f"{where}row {r}, cell {c}: expected a positive integer, got {_shown(value)}", "grid")
+            if value > MAX_VALUE:
+                shown = str(int(value)) if value < 10**12 else "a number of over 12 digits"
+                raise InvalidInstance(_value_error(f"{where}row {r}, cell {c}", shown), "grid")
             values.append(int(value))
     return n, tuple(values)
+
+
+def _shown(value) -> str:
+    """A cell that is not a positive integer, shown briefly (a list by its length: the
+    repr of a list nested 100,000 deep is a RecursionError)."""
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    if isinstance(value, str):
+        return repr(value[:30]) + ("..." if len(value) > 30 else "")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a number of over 12 digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def format_grid(n: int, values) -> str:

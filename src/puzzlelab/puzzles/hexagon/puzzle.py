@@ -7,8 +7,12 @@ checks. Value: the contest's raw score (cell sum minus cell count), maximised.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import numpy as np
+
+from puzzlelab.core.inputs import parse_json
 from puzzlelab.core.puzzle import InvalidInstance, Puzzle
 from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.hexagon.methods import METHODS
@@ -29,19 +33,41 @@ CATALOG_ORDERS = range(1, 28)
 
 
 def _order(value: Any, field: str = "n") -> int:
-    if isinstance(value, bool):
-        raise InvalidInstance(f"{field}: expected an order n >= 1, got {value!r}", field)
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        raise InvalidInstance(f"{field}: expected an order n >= 1 (or a grid as submission text), got {value!r}", field) from None
-    if isinstance(value, float) and not value.is_integer():
-        raise InvalidInstance(f"{field}: expected a whole number, got {value!r}", field)
+    """The order n from a number or its digits: 1..MAX_ORDER (413 past it, however many
+    digits it has: no 5,000-digit text reaches `int`), else a message naming `field`."""
+    expected = f"{field}: expected an order n >= 1 (or a grid as submission text)"
+    if isinstance(value, str):
+        text = value.strip()
+        if not (text.isascii() and text.isdigit()):
+            raise InvalidInstance(f"{expected}, got {_brief(value)}", field)
+        digits = text.lstrip("0")
+        if len(digits) > len(str(MAX_ORDER)):
+            raise InvalidInstance(f"{field}: an order of {len(digits)} digits is larger than the maximum {MAX_ORDER}", field, 413)
+        value = int(digits or "0")
+    elif isinstance(value, float):
+        if not (math.isfinite(value) and value.is_integer()):
+            raise InvalidInstance(f"{field}: expected a whole number, got {_brief(value)}", field)
+        value = int(value) if abs(value) < 1e300 else (1 if value > 0 else -1) * 10**300
+    elif isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidInstance(f"{expected}, got {_brief(value)}", field)
+    n = int(value)
     if n < 1:
-        raise InvalidInstance(f"{field}: expected an order n >= 1, got {n}", field)
+        raise InvalidInstance(f"{field}: expected an order n >= 1, got {n if n > -(10**12) else 'a large negative number'}", field)
     if n > MAX_ORDER:
-        raise InvalidInstance(f"{field}: order {n} is larger than the maximum {MAX_ORDER}", field, 413)
+        raise InvalidInstance(f"{field}: order {n if n < 10**12 else 'of over 12 digits'} is larger than the maximum {MAX_ORDER}", field, 413)
     return n
+
+
+def _brief(value: Any) -> str:
+    """A value shown in a message: at most 40 characters, a container by its size."""
+    if isinstance(value, (list, tuple, dict)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    if isinstance(value, str):
+        return repr(value[:40]) + ("..." if len(value) > 40 else "")
+    if isinstance(value, int) and abs(value) >= 10**12:
+        return "a number of over 12 digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class HexagonPuzzle(Puzzle):
@@ -68,9 +94,12 @@ class HexagonPuzzle(Puzzle):
             return obj
         if isinstance(obj, dict):
             if "grid" in obj and obj["grid"] is not None:
-                instance = self.parse(obj["grid"])
+                grid = obj["grid"]
+                instance = self.parse(grid) if isinstance(grid, (str, list, tuple)) else None
+                if instance is None or instance.start is None:
+                    raise InvalidInstance(f"grid: expected submission text like (4,3,2), (2,1,3,1), ... or a list of rows, got {_brief(grid)}", "grid")
                 if "n" in obj and _order(obj["n"]) != instance.n:
-                    raise InvalidInstance(f"n: {obj['n']} does not match the grid's order {instance.n}", "n")
+                    raise InvalidInstance(f"n: {_brief(obj['n'])} does not match the grid's order {instance.n}", "n")
                 return instance
             if "n" not in obj:
                 raise InvalidInstance("instance: expected {'n': order} or {'grid': submission text}", "n")
@@ -80,6 +109,8 @@ class HexagonPuzzle(Puzzle):
             return HexInstance(n, values)
         if isinstance(obj, str):
             text = obj.strip()
+            if text[:1] in ("[", "{"):  # JSON given as text: through core.inputs' limits
+                return self.parse(parse_json(text, "instance"))
             if text.startswith("n="):
                 text = text[2:].strip()
             if text.isdigit():
@@ -93,7 +124,7 @@ class HexagonPuzzle(Puzzle):
                     )
                 n, values = grid_values(grids[0])
                 return HexInstance(n, values)
-            raise InvalidInstance(f"instance: expected an order n (e.g. 8) or a grid like (4,3,2), (2,1,3,1), ...; got {text[:40]!r}", "instance")
+            raise InvalidInstance(f"instance: expected an order n (e.g. 8) or a grid like (4,3,2), (2,1,3,1), ...; got {_brief(text)}", "instance")
         return HexInstance(_order(obj))
 
     def format_instance(self, instance: HexInstance) -> Any:

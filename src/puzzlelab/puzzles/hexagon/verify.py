@@ -7,16 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from puzzlelab.core.inputs import parse_json
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Result, Verdict
-from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, grid_values, hexagon, parse_grids
+from puzzlelab.puzzles.hexagon.model import MAX_VALUE, HexInstance, edge_count, grid_values, hexagon, parse_grids
 from puzzlelab.puzzles.hexagon.scoring import cell_sum, count_bound, penalty_edges
 
 __all__ = ["verify_grid", "rule_violation", "read_solution", "given_grid", "checked"]
 
 
 def read_solution(n: int, solution: Any) -> tuple[int, ...]:
-    """Cell values from submission text, a list of rows, or {'grid': ...}."""
+    """Cell values from submission text, a list of rows, or {'grid': ...}; text that is
+    JSON (rows, or the object) is read through core.inputs' limits first."""
+    if isinstance(solution, str) and solution.strip()[:1] in ("[", "{"):
+        solution = parse_json(solution.strip(), "solution")
     if isinstance(solution, dict) and "grid" in solution:
         solution = solution["grid"]
     if isinstance(solution, str):
@@ -33,15 +37,19 @@ def read_solution(n: int, solution: Any) -> tuple[int, ...]:
 
 def rule_violation(n: int, values) -> str | None:
     """None when every cell holding k has each of 1..k-1 among its neighbours; else a
-    message naming the first offending cell (row and cell counted from 1)."""
+    message naming the first offending cell (row and cell counted from 1).
+
+    At most six neighbours hold at most six different values, so one of 1..MAX_VALUE
+    is always missing beside a cell: the search for the first missing value stops
+    there, whatever the cell holds (a cell of 10^9 costs no more than a 7)."""
     geometry = hexagon(n)
     for cell in range(geometry.cells):
         own = values[cell]
         seen = {values[j] for j in geometry.neighbours_of(cell)}
-        missing = [k for k in range(1, own) if k not in seen]
-        if missing:
+        missing = next((k for k in range(1, min(own, MAX_VALUE + 1)) if k not in seen), None)
+        if missing is not None:
             row, col = geometry.position(cell)
-            return f"row {row}, cell {col} holds {own} but no neighbour holds {missing[0]}"
+            return f"row {row}, cell {col} holds {own if own < 10**12 else 'a number of over 12 digits'} but no neighbour holds {missing}"
     return None
 
 

@@ -9,8 +9,9 @@ this machine's memory."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
+
+from puzzlelab.core.memory import format_bytes, share_of_machine
 
 __all__ = ["MACHINE_SHARE", "PREFIX_BYTES_PER_SQUARE", "memory_allowed", "prefix_bytes", "format_bytes"]
 
@@ -24,32 +25,9 @@ PREFIX_BYTES_BASE = 128
 def memory_allowed(budget: Any = None) -> int:
     """Bytes one search may take: the budget's memory bound when it states one, else
     `MACHINE_SHARE` of the machine's memory (or its container's, when lower)."""
-    bound = getattr(budget, "memory_bytes", None)
-    if bound:
-        return int(bound)
-    try:
-        total = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not a POSIX system
-        total = 8 * 10**9
-    try:
-        with open("/sys/fs/cgroup/memory.max") as handle:
-            text = handle.read().strip()
-        if text.isdigit():
-            total = min(total, int(text))
-    except OSError:
-        pass
-    return int(total * MACHINE_SHARE)
+    return share_of_machine(budget, MACHINE_SHARE)
 
 
 def prefix_bytes(depth: int) -> int:
     """Memory one planned subtree of `depth` placed squares takes."""
     return PREFIX_BYTES_BASE + PREFIX_BYTES_PER_SQUARE * depth
-
-
-def format_bytes(nbytes: float) -> str:
-    """A memory figure for a person: '512 MB', '6.1 GB' (decimal units)."""
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if nbytes >= size:
-            value = nbytes / size
-            return f"{value:.1f} {unit}" if value < 100 else f"{value:,.0f} {unit}"
-    return f"{int(nbytes)} bytes"

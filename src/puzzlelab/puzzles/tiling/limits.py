@@ -14,13 +14,13 @@ bytes per covered cell in CP-SAT's peak, about 2 kB per square variable).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.memory import format_bytes, share_of_machine
 
 __all__ = [
     "MACHINE_SHARE",
@@ -40,39 +40,10 @@ LP_BYTES_PER_SQUARE = 64
 BASE_BYTES = 100_000_000  # the solver libraries themselves
 
 
-def machine_memory() -> int:
-    """Bytes of memory this process may count on: the machine's, or its container's
-    (cgroup v2 `memory.max`) when that is lower."""
-    try:
-        total = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not a POSIX system
-        total = 8 * 10**9
-    try:
-        with open("/sys/fs/cgroup/memory.max") as handle:
-            text = handle.read().strip()
-        if text.isdigit():
-            total = min(total, int(text))
-    except OSError:
-        pass
-    return total
-
-
 def memory_allowed(budget: Any = None) -> int:
     """Bytes one solve may take: the budget's memory bound when it states one, else
     `MACHINE_SHARE` of the machine's memory."""
-    bound = getattr(budget, "memory_bytes", None)
-    if bound:
-        return int(bound)
-    return int(machine_memory() * MACHINE_SHARE)
-
-
-def format_bytes(nbytes: float) -> str:
-    """A memory figure for a person: '512 MB', '6.1 GB', '2.1 PB' (decimal units)."""
-    for unit, size in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if nbytes >= size:
-            value = nbytes / size
-            return f"{value:.1f} {unit}" if value < 100 else f"{value:,.0f} {unit}"
-    return f"{int(nbytes)} bytes"
+    return share_of_machine(budget, MACHINE_SHARE)
 
 
 def _count(number: int) -> str:

@@ -16,4 +16,4 @@ router = APIRouter(prefix="/api/health", tags=["service"])
 
 @router.get("", summary="Liveness and queue length", response_model=Health)
 def health(runner: Runner) -> dict[str, Any]:
-    return {"ok": True, "version": __version__, "puzzles": list(REGISTRY), **runner.load}
+    return {"ok": True, "version": __version__, "puzzles": list(REGISTRY), **runner.load, "job_memory_bytes": runner.memory_bytes}

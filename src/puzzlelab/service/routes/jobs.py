@@ -1,5 +1,6 @@
 """The jobs: start one, list them, follow one (its state, its progress as server-sent
-events, its picture), cancel one. A job runs in a worker process of the `JobRunner`;
+events, its picture), cancel one. A job is checked at the door (`service.intake`),
+runs in a worker process of the `JobRunner` under its budget and memory limit, and
 its answer is verified here before it is shown or stored."""
 
 from __future__ import annotations
@@ -8,48 +9,45 @@ import asyncio
 import json
 from typing import Any, AsyncIterator
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import Response, StreamingResponse
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import _json_default
-from puzzlelab.puzzles import get
 from puzzlelab.service.dependencies import Runner, job_or_404
-from puzzlelab.service.errors import ERROR_RESPONSES
+from puzzlelab.service.errors import JSONBodyRoute, documented
+from puzzlelab.service.intake import admit
 from puzzlelab.service.jobs import JobRunner
 from puzzlelab.service.models import JobRequest, JobView
 
-router = APIRouter(prefix="/api/jobs", tags=["jobs"])
+router = APIRouter(prefix="/api/jobs", tags=["jobs"], route_class=JSONBodyRoute)
 
-NOT_FOUND = {404: ERROR_RESPONSES[404]}
+JOB_ERRORS = documented(404, 422)
+MAX_LISTED = 2000
 
 
-@router.post("", status_code=202, summary="Start a job", response_model=JobView, responses=ERROR_RESPONSES)
+@router.post("", status_code=202, summary="Start a job", response_model=JobView, responses=documented(400, 404, 413, 422, 503))
 def post_job(request: JobRequest, runner: Runner) -> dict[str, Any]:
-    puzzle = get(request.puzzle)
-    method = puzzle.method(request.method)
-    options = method.parse_options(request.options)
-    if isinstance(request.instance, str) and len(request.instance) > puzzle.max_input_bytes:
-        raise InvalidInstance(f"instance: larger than {puzzle.max_input_bytes} bytes", "instance", 413)
-    if request.instance is None or request.instance == "":
-        raise InvalidInstance("instance: expected a catalog name, the instance text or its JSON", "instance")
-    instance = puzzle.load(request.instance, local=False)
-    budget = puzzle.default_budget if request.budget is None else request.budget
-    job = runner.submit(puzzle.name, puzzle.instance_key(instance), puzzle.format_instance(instance), method.name, options, budget, request.seed)
-    return job.to_dict()
+    """Check the job at the door (puzzle, method, options, instance, any grid it
+    carries: a 4xx naming the field when something is wrong) and queue it (202)."""
+    job = admit(request, start_method=runner.start_method, memory_bytes=runner.memory_bytes)
+    queued = runner.submit(
+        job.puzzle.name, job.instance_key, job.instance_json, job.method.name, job.options, job.budget, job.seed
+    )
+    return queued.to_dict()
 
 
-@router.get("", summary="Recent jobs", response_model=list[JobView])
-def list_jobs(runner: Runner, limit: int = 50) -> list[dict[str, Any]]:
+@router.get("", summary="Recent jobs", response_model=list[JobView], responses=documented(422))
+def list_jobs(runner: Runner, limit: int = Query(50, ge=1, le=MAX_LISTED, description="How many, newest first.")) -> list[dict[str, Any]]:
     return [j.to_dict() for j in runner.jobs(limit)]
 
 
-@router.get("/{job_id}", summary="A job: state, progress, verified result", response_model=JobView, responses=NOT_FOUND)
+@router.get("/{job_id}", summary="A job: state, progress, verified result", response_model=JobView, responses=JOB_ERRORS)
 def get_job(job_id: str, runner: Runner) -> dict[str, Any]:
     return job_or_404(runner, job_id).to_dict()
 
 
-@router.delete("/{job_id}", status_code=202, summary="Cancel a job (its worker is terminated)", response_model=JobView, responses=NOT_FOUND)
+@router.delete("/{job_id}", status_code=202, summary="Cancel a job (its worker is terminated)", response_model=JobView, responses=JOB_ERRORS)
 def delete_job(job_id: str, runner: Runner) -> dict[str, Any]:
     job = job_or_404(runner, job_id)
     runner.cancel(job_id)
@@ -60,7 +58,7 @@ def delete_job(job_id: str, runner: Runner) -> dict[str, Any]:
     "/{job_id}/svg",
     summary="Picture of a job's verified result",
     response_class=Response,
-    responses={200: {"content": {"image/svg+xml": {}}, "description": "An SVG picture."}, **NOT_FOUND},
+    responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}, "description": "An SVG picture."}, **JOB_ERRORS},
 )
 def job_svg(job_id: str, runner: Runner) -> Response:
     job_or_404(runner, job_id)
@@ -76,10 +74,10 @@ def job_svg(job_id: str, runner: Runner) -> Response:
     response_class=StreamingResponse,
     responses={
         200: {
-            "content": {"text/event-stream": {}},
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
             "description": "`state` events (data: the job), `progress` events, and a last `done` event (data: the finished job).",
         },
-        **NOT_FOUND,
+        **JOB_ERRORS,
     },
 )
 async def job_events(job_id: str, runner: Runner) -> StreamingResponse:

@@ -8,14 +8,17 @@ from fastapi import APIRouter
 
 from puzzlelab.puzzles import REGISTRY, get
 from puzzlelab.service.dependencies import Records
-from puzzlelab.service.errors import ERROR_RESPONSES
+from puzzlelab.service.errors import documented
 from puzzlelab.service.models import RecordView
 
 router = APIRouter(prefix="/api/records", tags=["records"])
 
 
 @router.get(
-    "", summary="Best known result per instance, beside the published value", response_model=list[RecordView], responses={404: ERROR_RESPONSES[404]}
+    "",
+    summary="Best known result per instance, beside the published value",
+    response_model=list[RecordView],
+    responses=documented(404, 422, 503),
 )
 def records(store: Records, puzzle: str | None = None) -> list[dict[str, Any]]:
     if puzzle is not None:

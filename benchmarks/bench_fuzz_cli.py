@@ -9,7 +9,7 @@ and inputs (cut short). The inputs and the sorting are the test suite's
 Before the fuzzing, a warm-up (not counted) runs every method once on a tiny instance,
 so that numba's first compiling (cached on disk afterwards) is not taken for a hang.
 
-Run: python benchmarks/bench_fuzz_cli.py [--count 5000] [--seed 0] [--hang-seconds 20]
+Run: python benchmarks/bench_fuzz_cli.py [--count 8000] [--seed 0] [--hang-seconds 20]
      [--memory-gb 2] [--keep failures.jsonl]
 Exit status 1 when a failure column is not zero (3 when a run could not be stopped).
 """
@@ -54,7 +54,7 @@ def print_report(report: Report, args: argparse.Namespace, title: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=5000, help="command lines to run (default 5000: about 6 min on one core)")
+    parser.add_argument("--count", type=int, default=8000, help="command lines to run (default 8000: 5 to 10 min on one core)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated command lines")
     parser.add_argument("--hang-seconds", type=float, default=20.0, help="a run longer than this is a hang")
     parser.add_argument("--memory-gb", type=float, default=2.0, help="a run whose memory grows more than this is over the bound")

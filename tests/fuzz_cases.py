@@ -33,7 +33,8 @@ ODD_PATHS = ["missing.json", ".", "nowhere/x.json", "", "-"]
 class Case:
     """One command line: `args` after `puzzlelab`, `files` (relative name -> bytes) in
     the run's folder, `stdin`, and what the verb must answer: `expect` 'invalid' (a
-    mutated answer: anything but valid), 'valid' (a real answer), '' (only no crash)."""
+    mutated answer: anything but valid), 'valid' (a real answer), '' (only no crash);
+    `keep`: files (no search's checkpoint) that must be left as they were."""
 
     puzzle: str
     verb: str
@@ -42,6 +43,7 @@ class Case:
     files: dict[str, bytes] = field(default_factory=dict)
     stdin: bytes | None = None
     expect: str = ""
+    keep: list[str] = field(default_factory=list)  # files given where the verb may write: to be left as they were
 
     def shown(self, limit: int = 400) -> str:
         """The command line and a preview of its inputs, cut to about `limit` characters."""
@@ -176,7 +178,7 @@ def cases(seed: int, count: int, *, solves: float = 0.2) -> list[Case]:
 def as_json(case: Case) -> str:
     """A case as one JSON line (files and stdin in latin-1), to keep or replay it."""
     return json.dumps({
-        "puzzle": case.puzzle, "verb": case.verb, "kind": case.kind, "args": case.args, "expect": case.expect,
+        "puzzle": case.puzzle, "verb": case.verb, "kind": case.kind, "args": case.args, "expect": case.expect, "keep": case.keep,
         "files": {k: v.decode("latin-1") for k, v in case.files.items()},
         "stdin": None if case.stdin is None else case.stdin.decode("latin-1"),
     })  # fmt: skip

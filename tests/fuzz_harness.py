@@ -14,7 +14,8 @@ and its children, from /proc) every 20 ms. The columns:
   output, exit 5 (internal error) or 3 (a solver's answer failed its check);
 - false valid: a verify (or coins animate) that accepted an answer mutated to be wrong;
 - false invalid: a verify that rejected a real answer;
-- unclear: anything else (exit 2 without one short error line, another exit status);
+- unclear: anything else (exit 2 without one short error line, another exit status,
+  a file that is no checkpoint of the search overwritten);
 - over memory: the run's memory grew past the bound (it is interrupted like Ctrl-C);
 - hangs: the run passed the time limit (interrupted the same way; one that still does
   not end `grace_s` later ends the process, after the report so far is printed).
@@ -320,9 +321,12 @@ def run_case(case: Case, watchdog: Watchdog, folder: Path, runner: click.testing
             raise
     finally:
         os.chdir(home)
+        changed = [name for name in case.keep if not (folder / name).is_file() or (folder / name).read_bytes() != case.files[name]]
         shutil.rmtree(folder, ignore_errors=True)
     seconds = time.perf_counter() - started
     column, why = classify(case, code, stdout, stderr, exception)
+    if changed and column not in ("tracebacks",):
+        column, why = "unclear", f"{changed[0]} (no checkpoint of this search) was overwritten or removed; {column}: {why}"
     if flag:
         column, why = flag, f"{flag} ({seconds:.1f} s, +{grew:.0f} MB); then {column}: {why}"
     return Outcome(case, column, why, code, seconds, grew, (stdout[-300:] + stderr[-300:]))

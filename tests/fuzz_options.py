@@ -59,6 +59,17 @@ def hostile_flag_values(rng: random.Random) -> list[str]:
     ])  # fmt: skip
 
 
+FOREIGN = [b"\xff\xfe\x00binary", b'{"other": "json"}', b"[1, 2, 3]", b"notes I want to keep\n", b"{" * 100_000, b'{"n": ' + b"9" * 5000 + b"}"]
+
+
+def foreign_file(rng: random.Random, placer: Any) -> str:
+    """A file that is no search's checkpoint, given as one: it must be refused and
+    left as it was (issue 22: macmahon overwrote such a file)."""
+    name = placer.file(rng.choice(FOREIGN), "keep")
+    placer.case.keep.append(name)
+    return name
+
+
 def _budget(rng: random.Random, unbounded_ok: bool) -> tuple[list[str], str]:
     roll = rng.random()
     if roll < 0.15:
@@ -83,7 +94,7 @@ def _option_value(rng: random.Random, option: Any, placer: Any) -> list[str]:
     if kind == "ints":
         return [flag, rng.choice(["2,3", "2", "", "1,x", HUGE_DIGITS, "2," * 20001, "-1", "٣", "2,,3", "99999999"])]
     if name in ("checkpoint", "workdir"):
-        return [flag, rng.choice(PATHS) if rng.random() < 0.7 else placer.file(rng.choice([b"", b"\xff\xfe", b"{}", b"[1]"]), "ck")]
+        return [flag, rng.choice(PATHS) if rng.random() < 0.6 else foreign_file(rng, placer)]
     if name == "backend":
         return [flag, rng.choice(["local", "nonsense", "", "LOCAL"])]
     if name == "address":
@@ -208,12 +219,13 @@ def _macmahon_count(rng: random.Random, placer: Any) -> tuple[str, list[str]]:
         ("--order", ["mrv", "ring", "rows", "greedy"], ODD_TEXT),
         ("--list", ["list.jsonl"], PATHS),
         ("--list-group", ["full", "board", "rotations", "colours", "custom"], ODD_TEXT),
-        ("--checkpoint", ["ck.json"], PATHS),
+        ("--checkpoint", ["ck.json"], PATHS + ["<foreign>"] * 4),
         ("--backend", ["local"], ["nonsense", ""]),
     )
     for flag, good, bad in choices:
         if rng.random() < 0.15:
-            args += [flag, _pick(rng, good, bad, 0.5)]
+            value = _pick(rng, good, bad, 0.5)
+            args += [flag, foreign_file(rng, placer) if value == "<foreign>" else value]
     for flag in ("--json", "--no-store", "--no-symmetry"):
         args += [flag] if rng.random() < 0.3 else []
     return "count", args

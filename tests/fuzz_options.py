@@ -177,9 +177,11 @@ def _hexagon_verb(rng: random.Random, placer: Any, answer: Callable) -> tuple[st
         args = [placer.put(text, "submission")] + (["--json"] if rng.random() < 0.3 else [])
         return verb, args
     if verb == "table":
-        small = rng.random() < 0.85
+        orders = rng.choice(["3", "3..3", "2..3", "1..3"]) if rng.random() < 0.85 else rng.choice(HOSTILE_RANGES + ["28", "27", "3..27"])
         budget, _ = _budget(rng, unbounded_ok=False)
-        return verb, ["--orders", rng.choice(["3", "3..3", "2..3", "1..3"]) if small else rng.choice(HOSTILE_RANGES + ["28", "3..27"])] + budget
+        if orders in ("27", "3..27"):  # the budget is per order and level: 100 of them; only no time at all is short
+            budget = ["--budget", rng.choice(["0", "-0", "1e-300"])]
+        return verb, ["--orders", orders] + budget
     n = rng.choice(["2", "3", "3", "4"]) if rng.random() < 0.8 else rng.choice(HOSTILE_INTS)
     args = [n, "--levels", _pick(rng, ["1..2", "1..6", "3,4", "1"], HOSTILE_RANGES + ["0..7", "7"], 0.3)]
     budget, _ = _budget(rng, unbounded_ok=n in ("2", "3"))

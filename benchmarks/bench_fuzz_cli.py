@@ -30,26 +30,23 @@ from fuzz_cases import as_json, cases  # noqa: E402
 from fuzz_harness import COLUMNS, FAILURES, Report, run_cases, warm_up_cases  # noqa: E402
 
 
-def print_report(report: Report, args: argparse.Namespace, title: str) -> None:
+def print_report(report: Report, args: argparse.Namespace, title: str, out=None) -> None:
+    """The table, the runs per puzzle and verb, each failure (cut short), the slowest."""
+    out = out or sys.stdout
     failures = report.failures()
-    print(f"\n{title}: {len(report.outcomes)} command lines in {report.seconds:.0f} s (seed {args.seed})\n")
-    print(report.table())
-    print("\nby puzzle and verb:")
-    print(report.by_verb())
+    lines = [f"\n{title}: {len(report.outcomes)} command lines in {report.seconds:.0f} s (seed {args.seed})\n", report.table()]
+    lines += ["\nby puzzle and verb:", report.by_verb()]
     kinds = Counter((o.column, o.case.puzzle, o.case.verb) for o in failures)
     if kinds:
-        print("\nfailures by column, puzzle and verb:")
-        for (column, puzzle, verb), count in sorted(kinds.items()):
-            print(f"  {column:13} {puzzle:12} {verb:9} {count}")
-    for outcome in failures[: args.show]:
-        print("\n" + outcome.shown())
+        lines.append("\nfailures by column, puzzle and verb:")
+        lines += [f"  {column:13} {puzzle:12} {verb:9} {count}" for (column, puzzle, verb), count in sorted(kinds.items())]
+    lines += ["\n" + outcome.shown() for outcome in failures[: args.show]]
     if len(failures) > args.show:
-        print(f"\n... and {len(failures) - args.show} more failures (--show N prints more)")
-    slow = sorted(report.outcomes, key=lambda o: -o.seconds)[:5]
-    print("\nslowest runs:")
-    for outcome in slow:
-        print(f"  {outcome.seconds:5.1f} s  [{outcome.column}]  {outcome.case.shown(160).splitlines()[0][:200]}")
-    sys.stdout.flush()
+        lines.append(f"\n... and {len(failures) - args.show} more failures (--show N prints more)")
+    lines.append("\nslowest runs:")
+    for outcome in sorted(report.outcomes, key=lambda o: -o.seconds)[:5]:
+        lines.append(f"  {outcome.seconds:5.1f} s  [{outcome.column}]  {outcome.case.shown(160).splitlines()[0][:200]}")
+    print("\n".join(lines), file=out, flush=True)
 
 
 def main() -> int:
@@ -80,10 +77,11 @@ def main() -> int:
             failed = len(so_far.failures())
             print(f"  [{done}/{len(drawn)}] {so_far.seconds:.0f} s, {failed} failures so far", file=sys.stderr, flush=True)
 
-    def abort(so_far: Report, why: str) -> None:
-        print(f"\nABORTED: {why}")
-        print_report(so_far, args, "fuzzing so far")
-        print(f"\nthe run that could not be stopped (case {len(so_far.outcomes)}):\n{drawn[len(so_far.outcomes)].shown()}", flush=True)
+    def abort(so_far: Report, why: str) -> None:  # from the watchdog's thread, while the runner holds sys.stdout
+        out = sys.__stdout__
+        print(f"\nABORTED: {why}", file=out)
+        print_report(so_far, args, "fuzzing so far", out)
+        print(f"\nthe run that could not be stopped (case {len(so_far.outcomes)}):\n{drawn[len(so_far.outcomes)].shown()}", file=out, flush=True)
 
     report = run_cases(drawn, hang_s=args.hang_seconds, memory_mb=args.memory_gb * 1024, on_outcome=progress, on_abort=abort)
     print_report(report, args, "CLI fuzzing")

@@ -11,14 +11,19 @@ outcomes, and the watchdog that stops a run past its limits."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from fuzz_answers import ANSWERS, hex_ok, macmahon_solutions
 from fuzz_cases import Case, cases
 from fuzz_harness import FAILURES, Report, Watchdog, classify, run_cases, warm_up_cases
+from puzzlelab.core.inputs import decode_input
+from puzzlelab.puzzles import REGISTRY
 
 
 def _no_failures(report: Report) -> None:
@@ -65,9 +70,6 @@ def test_the_oracles_agree_with_published_figures():
 
 @pytest.mark.parametrize("puzzle", sorted(ANSWERS))
 def test_mutated_answers_are_invalid_and_real_ones_valid_by_the_checker(puzzle):
-    from puzzlelab.core.inputs import decode_input
-    from puzzlelab.puzzles import REGISTRY
-
     rng = random.Random(puzzle)
     chosen = REGISTRY[puzzle]
     for i in range(40):
@@ -150,3 +152,21 @@ def test_the_watchdog_interrupts_a_run_past_its_time_or_memory():
     assert _watched(watchdog, allocate) == "over memory" and len(kept) < 40
     kept.clear()
     assert _watched(watchdog, lambda: None) == "" and not aborted.is_set()
+
+
+def test_a_run_that_cannot_be_stopped_ends_the_process_after_the_report():
+    """A run that swallows every Ctrl-C: past hang_s + grace_s the watchdog calls
+    on_abort (the benchmark prints the report so far) and ends the process, status 3."""
+    script = (
+        "import time\n"
+        "from fuzz_harness import Watchdog\n"
+        "w = Watchdog(hang_s=0.2, memory_mb=1024, grace_s=0.5, on_abort=lambda why: print('ABORTED:', why, flush=True))\n"
+        "w.start(); w.begin()\n"
+        "while True:\n"
+        "    try:\n"
+        "        time.sleep(0.01)\n"
+        "    except KeyboardInterrupt:\n"
+        "        pass\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parent, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3 and "ABORTED: hangs: the run did not stop" in done.stdout, done.stdout + done.stderr

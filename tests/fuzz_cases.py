@@ -10,8 +10,9 @@ and mutations of them that must be invalid); options from tests/fuzz_options.py.
 
 Never drawn (they would take the shared machine, not test the input layer): worker,
 job and thread counts that the code accepts above 2 (each worker is a process of a few
-hundred MB), `--backend ray`, absolute paths, and budgets over 1 s on instances that
-are not tiny.
+hundred MB; 0, the default, means the CPU count), `--backend ray`, absolute paths,
+budgets over 1 s on instances that are not tiny, and unbounded budgets for the
+searches that use all of any budget (hexagon beam, levels, improve).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class Case:
     """One command line: `args` after `puzzlelab`, `files` (relative name -> bytes) in
     the run's folder, `stdin`, and what the verb must answer: `expect` 'invalid' (a
     mutated answer: anything but valid), 'valid' (a real answer), '' (only no crash);
-    `keep`: files (no search's checkpoint) that must be left as they were."""
+    `keep`: files (no search's checkpoint) that must be left as they were; `env`:
+    environment variables of the run (the project reads a few)."""
 
     puzzle: str
     verb: str
@@ -44,6 +46,7 @@ class Case:
     stdin: bytes | None = None
     expect: str = ""
     keep: list[str] = field(default_factory=list)  # files given where the verb may write: to be left as they were
+    env: dict[str, str] = field(default_factory=dict)  # environment variables set for the run
 
     def shown(self, limit: int = 400) -> str:
         """The command line and a preview of its inputs, cut to about `limit` characters."""
@@ -57,6 +60,8 @@ class Case:
             parts.append(f"  file {name} ({len(data)} bytes): {cut(repr(data[:400]), limit // 2)}")
         if self.stdin is not None:
             parts.append(f"  stdin ({len(self.stdin)} bytes): {cut(repr(self.stdin[:400]), limit // 2)}")
+        if self.env:
+            parts.insert(0, "  environment: " + " ".join(f"{k}={cut(repr(v), 60)}" for k, v in self.env.items()))
         return "\n".join(parts)
 
 
@@ -107,7 +112,23 @@ def _solve(rng: random.Random, puzzle: str) -> Case:
     options, kind = solve_options(rng, puzzle, Placer(rng, case), unbounded_ok=tiny)
     case.args = [puzzle, "solve", instance, *options]
     case.kind += f"; {kind}"
+    if rng.random() < 0.04:
+        _hostile_environment(rng, case)
     return case
+
+
+def _hostile_environment(rng: random.Random, case: Case) -> None:
+    """One of the environment variables the project reads, set to something it cannot
+    use (never a worker count it would take: each worker is a process)."""
+    name = rng.choice(["PUZZLELAB_WORKERS", "PUZZLELAB_MP_START", "PUZZLELAB_DB"])
+    if name == "PUZZLELAB_WORKERS":
+        value = rng.choice(["abc", "-5", "0", "1e400", "1.5", "²", " ", "9" * 5000])
+    elif name == "PUZZLELAB_MP_START":
+        value = rng.choice(["nonsense", "", "FORK", "thread"])
+    else:
+        value = rng.choice([".", "missing/dir/records.sqlite", Placer(rng, case).file(rng.choice([b"junk", b"\xff" * 100, b""]), "db")])
+    case.env[name] = value
+    case.kind += f"; environment {name}"
 
 
 def _verify(rng: random.Random, puzzle: str) -> Case:
@@ -153,6 +174,8 @@ def _own_verb(rng: random.Random, puzzle: str) -> Case:
     case = Case(puzzle, "", "", [])
     verb, args, kind, expect = own_verb_args(rng, puzzle, Placer(rng, case), lambda r: ANSWERS[puzzle](r, r.random() < 0.5))
     case.verb, case.kind, case.args, case.expect = verb, kind, [puzzle, verb, *args], expect
+    if rng.random() < 0.04:
+        _hostile_environment(rng, case)
     return case
 
 
@@ -178,7 +201,7 @@ def cases(seed: int, count: int, *, solves: float = 0.2) -> list[Case]:
 def as_json(case: Case) -> str:
     """A case as one JSON line (files and stdin in latin-1), to keep or replay it."""
     return json.dumps({
-        "puzzle": case.puzzle, "verb": case.verb, "kind": case.kind, "args": case.args, "expect": case.expect, "keep": case.keep,
+        "puzzle": case.puzzle, "verb": case.verb, "kind": case.kind, "args": case.args, "expect": case.expect, "keep": case.keep, "env": case.env,
         "files": {k: v.decode("latin-1") for k, v in case.files.items()},
         "stdin": None if case.stdin is None else case.stdin.decode("latin-1"),
     })  # fmt: skip

@@ -9,7 +9,7 @@ and its children, from /proc) every 20 ms. The columns:
 
 - ok: exit 0 or 1, and a verify's verdict as expected;
 - clear errors: exit 2 with one `error:` line (click's usage block allowed above it),
-  short, no traceback;
+  short, no traceback (or exit 4, the records store unusable, the same way);
 - tracebacks: an exception out of the command, "Traceback" or "internal error" in the
   output, exit 5 (internal error) or 3 (a solver's answer failed its check);
 - false valid: a verify (or coins animate) that accepted an answer mutated to be wrong;
@@ -246,7 +246,7 @@ def classify(case: Case, code: int | None, stdout: str, stderr: str, exception: 
     if "Traceback (most recent call last)" in both or code in (3, 5) or "internal error" in stderr:
         line = next((s for s in stderr.splitlines() if "internal error" in s or "Error" in s), stderr[-200:])
         return "tracebacks", f"exit {code}: {line[:300]}"
-    if code == 2:
+    if code == 2 or code == 4 and stderr.startswith("error: records store"):  # 4: the store is unusable
         errors = [s for s in stderr.splitlines() if s.startswith(("error:", "Error:"))]
         others = [s for s in stderr.splitlines() if s.strip() and not s.startswith(("error:", "Error:", "Usage:", "Try ", "  "))]
         line = errors[0] if len(errors) == 1 else ""
@@ -295,7 +295,8 @@ def warm_up_cases() -> list[Case]:
 
 
 def _invoke(runner: click.testing.CliRunner, case: Case):
-    result = runner.invoke(command(), case.args, input=case.stdin if case.stdin is not None else b"", catch_exceptions=True)
+    stdin = case.stdin if case.stdin is not None else b""
+    result = runner.invoke(command(), case.args, input=stdin, env=case.env or None, catch_exceptions=True)
     return result.exit_code, result.stdout, result.stderr, result.exception
 
 

@@ -24,7 +24,7 @@ UNBOUNDED_BUDGETS = ["1e400", "inf", "Infinity", HUGE_DIGITS, "1e308"]
 HOSTILE_SEEDS = [str(2**63), str(-(2**63) - 1), str(2**64), "1" + "0" * 30, HUGE_DIGITS, "abc", "1.5", "nan", "-1", "", "٣"]
 HOSTILE_INTS = ["-1", "0", "1e400", "nan", "NaN", "inf", "true", "", "abc", "1.5", "٣", "²", str(2**63), "1" + "0" * 30,
                 HUGE_DIGITS, "-" + HUGE_DIGITS, "10000000", "10000001", "100000", "257", "65", "0x10", "1_0"]  # fmt: skip
-PROCESS_OPTIONS = {"workers", "jobs", "threads"}  # never an accepted count above 2 (each worker is a process)
+PROCESS_OPTIONS = {"workers", "jobs", "threads"}  # never an accepted count above 2 (each worker is a process); 0 = the default (the CPU count)
 REFUSED_COUNTS = ["-1", "257", "100000", "1" + "0" * 30, HUGE_DIGITS, "nan", "1e400", "abc", "", "1.5", "true"]
 ODD_TEXT = ["", "nonsense", "²", "漢字", " ", "-", "--", "a" * 5000, "../..", "x,y", "None", "\u202e"]
 # Methods that search until the budget ends whatever the instance (anytime searches):
@@ -85,7 +85,7 @@ def _option_value(rng: random.Random, option: Any, placer: Any) -> list[str]:
     if kind == "bool":
         return rng.choice([[flag], ["--no-" + flag[2:]], [f"{flag}=maybe"], [f"{flag}=1"], [f"{flag}=false"], [flag, "extra"]])
     if name in PROCESS_OPTIONS:
-        return [flag, rng.choice(["1", "2"] if rng.random() < 0.6 else REFUSED_COUNTS)]
+        return [flag, rng.choice(["1", "2", "0"] if rng.random() < 0.6 else REFUSED_COUNTS)]
     if kind in ("int", "float"):
         low = option.minimum if option.minimum is not None else 0
         high = option.maximum if option.maximum is not None else 10**9
@@ -143,7 +143,7 @@ def _pick(rng: random.Random, good: list[str], bad: list[str], p_bad: float = 0.
 def _tiling_table(rng: random.Random, placer: Any) -> tuple[str, list[str]]:
     args = ["--m", _pick(rng, RANGES + ["15", "1..15"], HOSTILE_RANGES, 0.25), "--n", _pick(rng, RANGES + ["1..6", "1000", "1..1000"], HOSTILE_RANGES, 0.25)]
     args += ["--budget", rng.choice(BUDGETS[1:5]) if rng.random() < 0.85 else rng.choice(REFUSED_BUDGETS)]
-    args += ["--workers", _pick(rng, ["1"], REFUSED_COUNTS, 0.2)]
+    args += ["--workers", _pick(rng, ["1", "1", "0"], REFUSED_COUNTS, 0.2)]
     if rng.random() < 0.3:
         args += ["--max-memory-mb", _pick(rng, ["1", "100", "2000"], HOSTILE_INTS, 0.6)]
     if rng.random() < 0.1:

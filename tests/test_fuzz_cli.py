@@ -100,7 +100,8 @@ def test_mutated_answers_are_invalid_and_real_ones_valid_by_the_checker(puzzle):
         (1, "INVALID: squares 7  ...\n", "", "valid", "false invalid"),
         (0, '{"ok": true, "value": 8}\n', "", "invalid", "false valid"),
         (0, "", "", "", "unclear"),
-        (4, "", "error: records store unusable\n", "", "unclear"),
+        (4, "", "error: records store junk.db is damaged (file is not a database); nothing was written\n", "", "clear errors"),
+        (4, "", "", "", "unclear"),
     ],
 )
 def test_outcomes_are_sorted_into_their_columns(code, stdout, stderr, expect, column):

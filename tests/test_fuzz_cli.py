@@ -118,6 +118,17 @@ def test_an_exception_out_of_the_command_is_a_traceback():
     assert column == "tracebacks" and column in FAILURES and "KeyError" in why and "test_fuzz_cli.py" in why
 
 
+def test_a_checker_that_accepts_everything_is_caught(monkeypatch):
+    """The harness has teeth: with the tiling checker replaced by one that calls every
+    solution valid, the mutated answers come out as false valid."""
+    from puzzlelab.core.result import Verdict
+
+    monkeypatch.setattr(REGISTRY["tiling"], "verify", lambda instance, solution: Verdict(True, 1, "fine"))
+    drawn = [c for c in cases(3, 600, solves=0) if c.puzzle == "tiling" and c.verb == "verify" and c.expect == "invalid"]
+    report = run_cases(drawn[:10])
+    assert len(drawn) >= 10 and report.counts()["false valid"] >= 8, report.table()
+
+
 # ---------------------------------------------------------------------------- the watchdog
 
 

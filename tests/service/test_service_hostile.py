@@ -298,8 +298,9 @@ def test_bodies_that_are_not_acceptable_json(client, raw, status):
 
 
 def test_grids_that_break_the_rule_are_refused_at_the_door(client):
-    # order 2: rows of 2, 3 and 2 cells; a 9 can have no neighbours 1..8 (six at most)
-    refused(post(client, {"puzzle": "hexagon", "instance": "(1,1),(1,9,1),(1,1)"}), 422, "grid", "breaks the rule")
+    # order 2: rows of 2, 3 and 2 cells; a 9 can have no neighbours 1..8 (six at most):
+    # the parser refuses the value itself, before any rule check
+    refused(post(client, {"puzzle": "hexagon", "instance": "(1,1),(1,9,1),(1,1)"}), 422, "instance", "9 is not a possible value")
     refused(post(client, {"puzzle": "hexagon", "instance": {"n": 2, "grid": "(1,1),(1,3,1),(1,1)"}}), 422, "grid", "breaks the rule")
     refused(post(client, {"puzzle": "hexagon", "instance": [[2, 2], [2, 3, 2], [2, 2]]}), 422, "grid", "breaks the rule")
     accepted = post(client, {"puzzle": "hexagon", "instance": "(1,1),(1,2,1),(1,1)", "method": "improve", "budget": 5})

@@ -29,6 +29,7 @@ __all__ = [
     "check_int",
     "check_number",
     "check_output_path",
+    "shown",
 ]
 
 MAX_INPUT_BYTES = 4_000_000
@@ -153,10 +154,10 @@ def check_int(value: Any, field: str, *, minimum: int | None = None, maximum: in
     elif isinstance(value, str):
         text = value.strip()
         if not text.lstrip("+-").isdigit() or not text.isascii() or len(text) > MAX_INT_DIGITS + 1:
-            raise InvalidInstance(f"{field}: expected an integer, got {_short(value)}", field)
+            raise InvalidInstance(f"{field}: expected an integer, got {shown(value)}", field)
         value = int(text)
     elif not isinstance(value, int) or abs(value) >= 10**MAX_INT_DIGITS:
-        raise InvalidInstance(f"{field}: expected an integer, got {_short(value)}", field)
+        raise InvalidInstance(f"{field}: expected an integer, got {shown(value)}", field)
     _check_range(value, field, minimum, maximum)
     return value
 
@@ -164,13 +165,13 @@ def check_int(value: Any, field: str, *, minimum: int | None = None, maximum: in
 def check_number(value: Any, field: str, *, minimum: float | None = None, maximum: float | None = None) -> float:
     """A finite number in [minimum, maximum] (not NaN, not infinite, not a boolean)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise InvalidInstance(f"{field}: expected a number, got {_short(value)}", field)
+        raise InvalidInstance(f"{field}: expected a number, got {shown(value)}", field)
     try:
         number = float(value) if not isinstance(value, int) or abs(value) < 10**MAX_INT_DIGITS else math.inf
     except (ValueError, OverflowError):
-        raise InvalidInstance(f"{field}: expected a number, got {_short(value)}", field) from None
+        raise InvalidInstance(f"{field}: expected a number, got {shown(value)}", field) from None
     if not math.isfinite(number):
-        raise InvalidInstance(f"{field}: expected a finite number, got {_short(value)}", field)
+        raise InvalidInstance(f"{field}: expected a finite number, got {shown(value)}", field)
     _check_range(number, field, minimum, maximum)
     return number
 
@@ -191,11 +192,21 @@ def check_output_path(path: str | os.PathLike, field: str) -> Path:
 
 def _check_range(value: float, field: str, minimum: float | None, maximum: float | None) -> None:
     if minimum is not None and value < minimum:
-        raise InvalidInstance(f"{field}: expected at least {minimum}, got {_short(value)}", field)
+        raise InvalidInstance(f"{field}: expected at least {minimum}, got {shown(value)}", field)
     if maximum is not None and value > maximum:
-        raise InvalidInstance(f"{field}: expected at most {maximum}, got {_short(value)}", field)
+        raise InvalidInstance(f"{field}: expected at most {maximum}, got {shown(value)}", field)
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def shown(value: Any, limit: int = 60) -> str:
+    """A value for a one-line message: at most `limit` characters, and never an error
+    itself (an integer of 5,000 digits has no decimal text in Python; a list nested
+    100,000 deep has no repr)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
+        if value.bit_length() < 14_000:
+            return f"a number of {len(str(abs(value)))} digits"
+        return f"a number of about {value.bit_length() * 0.30103:.0f} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from puzzlelab.core.errors import InvalidInstance, WrongAnswer
-from puzzlelab.core.inputs import check_int, check_number, decode_bytes, decode_input, read_text_file
+from puzzlelab.core.inputs import check_int, check_number, decode_bytes, decode_input, read_text_file, shown
 from puzzlelab.core.loading import load_object
 from puzzlelab.core.result import Budget, ProgressFn, Result, Verdict, no_progress
 
@@ -81,13 +81,13 @@ class Option:
             raise InvalidInstance(str(exc), field=self.name) from None
         if self.choices and value not in self.choices:
             raise InvalidInstance(
-                f"option {self.flag}: expected one of {', '.join(map(str, self.choices))}, got {_shown(raw)}", field=self.name
+                f"option {self.flag}: expected one of {', '.join(map(str, self.choices))}, got {shown(raw)}", field=self.name
             )
         for v in value if self.kind == "ints" else (value,):
             if self.minimum is not None and isinstance(v, (int, float)) and v < self.minimum:
-                raise InvalidInstance(f"option {self.flag}: expected at least {self.minimum}, got {_shown(v)}", field=self.name)
+                raise InvalidInstance(f"option {self.flag}: expected at least {self.minimum}, got {shown(v)}", field=self.name)
             if self.maximum is not None and isinstance(v, (int, float)) and v > self.maximum:
-                raise InvalidInstance(f"option {self.flag}: expected at most {self.maximum}, got {_shown(v)}", field=self.name)
+                raise InvalidInstance(f"option {self.flag}: expected at most {self.maximum}, got {shown(v)}", field=self.name)
         return value
 
     def _convert(self, raw: Any) -> Any:
@@ -104,19 +104,19 @@ class Option:
                 return True
             if word in ("0", "false", "no", "off"):
                 return False
-            raise InvalidInstance(f"{field_name}: expected true or false, got {_shown(raw)}", field=self.name)
+            raise InvalidInstance(f"{field_name}: expected true or false, got {shown(raw)}", field=self.name)
         if self.kind == "ints":
             if isinstance(raw, (list, tuple)):
                 items = list(raw)
             elif isinstance(raw, (str, int)) and not isinstance(raw, bool):
                 items = [p for p in str(raw).replace(" ", "").split(",") if p]
             else:
-                raise InvalidInstance(f"{field_name}: expected a comma-separated list of integers, got {_shown(raw)}", field=self.name)
+                raise InvalidInstance(f"{field_name}: expected a comma-separated list of integers, got {shown(raw)}", field=self.name)
             if len(items) > 10_000:
                 raise InvalidInstance(f"{field_name}: expected at most 10000 integers, got {len(items)}", field=self.name)
             return tuple(check_int(x, field_name) for x in items)
         if not isinstance(raw, (str, int, float)) or isinstance(raw, bool):
-            raise InvalidInstance(f"{field_name}: expected text, got {_shown(raw)}", field=self.name)
+            raise InvalidInstance(f"{field_name}: expected text, got {shown(raw)}", field=self.name)
         return str(raw)
 
     def to_dict(self) -> dict[str, Any]:
@@ -369,11 +369,6 @@ def _is_file(path: Path) -> bool:
         return path.is_file()
     except (OSError, ValueError):
         return False
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_range(text: str, field: str = "range") -> list[int]:

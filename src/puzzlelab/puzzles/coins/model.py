@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.tables import read_data_text
 
@@ -52,13 +53,6 @@ _START_NAME = re.compile(r"^(?P<font>[A-Za-z0-9_]+):(?P<start>\S)$")
 
 def popcount(mask: int) -> int:
     return bin(mask).count("1")
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """`repr(value)` cut to `limit` characters, for error messages (a hostile input can
-    be megabytes long; a message stays one short line)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.macmahon.boards import Board, board, parse_board_name
 from puzzlelab.puzzles.macmahon.tiles import DEFAULT_COLOURS, burnside_count, canonical, tile_name, tile_set
@@ -29,13 +30,6 @@ __all__ = ["Instance", "parse_instance", "format_instance", "instance_key", "MAX
 MAX_COLOURS = len(DEFAULT_COLOURS)
 _KEYS = ("board", "colours", "colors", "border", "tiles")
 _DIGITS = re.compile(r"[0-9]{1,30}")  # ASCII digits only: '²'.isdigit() is true but int('²') fails
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """`repr(value)` cut to `limit` characters, for error messages (a hostile input can
-    be megabytes long; a message stays one short line)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)

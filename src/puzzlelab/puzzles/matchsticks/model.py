@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
-from puzzlelab.core.inputs import parse_json
+from puzzlelab.core.inputs import parse_json, shown
 
 __all__ = [
     "MAX_N",
@@ -107,20 +107,6 @@ def parse_instance(obj: Any) -> Instance:
             status=413,
         )
     return Instance(raw)
-
-
-def shown(value: Any) -> str:
-    """A value for a message: short, and never an error itself (an integer of 5,000
-    digits has no decimal text in Python; a deeply nested list has no repr)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**_MAX_DIGITS:
-        if value.bit_length() < 14_000:
-            return f"a number of {len(str(abs(value)))} digits"
-        return f"a number of about {value.bit_length() * 0.30103:.0f} digits"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return f"a {type(value).__name__} too large to show"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _square_from(item: Any, index: int) -> Square:

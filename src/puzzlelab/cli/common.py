@@ -12,6 +12,7 @@ from typing import Any, Callable
 import typer
 
 from puzzlelab.cli.errors import EXIT_INTERRUPTED, err, out
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.interrupt import run_in_thread
 from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle, parse_range
 from puzzlelab.core.result import Budget, Progress, Result
@@ -39,14 +40,14 @@ def parse_method_options(method: Method, args: list[str]) -> dict[str, Any]:
     while i < len(args):
         token = args[i]
         if not token.startswith("--"):
-            raise InvalidInstance(f"unexpected argument {_short(token)}: method options look like --name value", field="options")
+            raise InvalidInstance(f"unexpected argument {shown(token)}: method options look like --name value", field="options")
         flag, given, inline = token.partition("=")
         negated = flag.startswith("--no-") and flag not in known and "--" + flag[5:] in known
         option = known.get("--" + flag[5:] if negated else flag)
         if option is None:
             valid = ", ".join(known) or "none"
-            shown = " ".join(flag.split())[:60]
-            raise InvalidInstance(f"option {shown}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
+            short = " ".join(flag.split())[:60]
+            raise InvalidInstance(f"option {short}: method {method.name!r} has no such option (its options: {valid})", field=flag[2:])
         if negated and (option.kind != "bool" or given):
             what = "takes no value" if option.kind == "bool" else f"is not a true/false option; give {option.flag} VALUE"
             raise InvalidInstance(f"option {flag}: {what}", field=option.name)
@@ -63,10 +64,6 @@ def parse_method_options(method: Method, args: list[str]) -> dict[str, Any]:
         else:
             raise InvalidInstance(f"option {flag}: expected a value after it", field=option.name)
     return values
-
-
-def _short(text: str) -> str:
-    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
 
 
 def method_help(puzzle: Puzzle) -> str:

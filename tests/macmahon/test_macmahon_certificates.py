@@ -111,7 +111,11 @@ def test_published_boards_partial_and_complete_claims(name):
     inst = parse_instance(name)
     partial = PUZZLE.solve(inst, "enumerate", budget=1.0)
     if partial.status == Status.FEASIBLE:  # stopped early: a lower bound, under 106,624
-        assert partial.verified and "published count" in partial.verdict.message
+        # checked by the published count, or (a loaded machine's second may find fewer
+        # solutions than a certificate lists) by the listed examples themselves
+        message = partial.verdict.message
+        assert partial.verified and ("published count" in message or "different ones are listed" in message)
+        assert partial.value <= 106_624
     grid = first(name)
     claim = {"kind": "count", "total": 106_624, "complete": True, "examples": [grid]}
     assert verify(inst, claim).ok  # the 6 x 4 board is the 4 x 6 turned: the same count

@@ -340,3 +340,12 @@ def test_error_messages_stay_short_on_huge_values():
         with pytest.raises(InvalidInstance) as info:
             PUZZLE.parse(spec)
         assert len(str(info.value)) < 300
+
+
+def test_a_count_stopped_before_its_first_solution_is_not_complete():
+    """Found by the CLI fuzzing: with the row order and a short budget the enumerator
+    came back 'complete, 0 solutions' after searching 0 nodes on 4 x 6 (106,624)."""
+    from puzzlelab.puzzles.macmahon import PUZZLE as MACMAHON
+
+    result = MACMAHON.solve(MACMAHON.load("4x6"), "enumerate", budget=0.01, order="rows", symmetry=False)
+    assert not result.solution["complete"] and result.status.value != "optimal"

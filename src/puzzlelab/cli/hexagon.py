@@ -63,7 +63,7 @@ def _bounded_range(text: str, field: str, low: int, high: int, what: str) -> lis
     built (`1..100000000000` would otherwise build a list of 10^11 numbers)."""
     for number in re.findall(r"-?\d+", str(text)):  # \d as parse_range reads them
         digits = number.lstrip("-").lstrip("0") or "0"
-        value = -int(digits) if number.startswith("-") else int(digits)
+        value = 0 if len(digits) > 9 else (-int(digits) if number.startswith("-") else int(digits))
         if len(digits) > 9 or not low <= value <= high:
             raise InvalidInstance(f"{field}: expected {what} between {low} and {high}, got {number if len(number) <= 12 else number[:12] + '...'}", field)
     return parse_range(text, field)

@@ -200,8 +200,10 @@ def _blocks(inst: Instance, tables: SearchTables, unit: dict[str, Any], budget: 
             report(run)
         if status in (DONE, STOPPED):
             break
-    if not run.valid:
-        yield run.buf, 0, run
+    # Always end with the run itself (no rows): a search stopped by its budget before it
+    # emitted anything must still tell the caller it did not finish (a budget-stopped
+    # count once came back 'complete, 0 solutions' after 0 nodes).
+    yield run.buf, 0, run
 
 
 # --------------------------------------------------------------------------- classification

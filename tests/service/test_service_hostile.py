@@ -172,7 +172,7 @@ def job_ids(client):
         ('{"puzzle": "toy", "instance": "small", "budget": NaN}', "body"),
         ('{"puzzle": "toy", "instance": "small", "budget": Infinity}', "body"),
         ('{"puzzle": "toy", "instance": "small", "budget": -Infinity}', "body"),
-        ('{"puzzle": "toy", "instance": "small", "budget": 1e400}', "budget"),
+        ('{"puzzle": "toy", "instance": "small", "budget": 1e400}', "body"),  # refused by the JSON reader itself: no float holds it
         ('{"puzzle": "toy", "instance": "small", "budget": "NaN"}', "budget"),
         ('{"puzzle": "toy", "instance": "small", "budget": "1e400"}', "budget"),
         ('{"puzzle": "toy", "instance": "small", "budget": true}', "budget"),

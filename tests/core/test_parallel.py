@@ -6,9 +6,12 @@ import signal
 import time
 
 import numba
+import pytest
 
 from puzzlelab.core import parallel
+from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.parallel import Task
+from puzzlelab.core.parallel.pool import start_method
 from puzzlelab.core.result import Budget
 
 
@@ -167,3 +170,24 @@ def test_worker_pool_queue_cancel_and_reuse():
         while result is None:
             result = next((e.outcome for e in pool.events(0.1) if e.kind == "done" and e.ticket == again), None)
         assert result.value == 49
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-3", "1.5", "9" * 40])
+def test_a_bad_worker_count_in_the_environment_is_a_named_error(monkeypatch, value):
+    """Found by the CLI fuzzing: PUZZLELAB_WORKERS=abc was an internal error (exit 5)."""
+    monkeypatch.setenv("PUZZLELAB_WORKERS", value)
+    with pytest.raises(InvalidInstance, match="PUZZLELAB_WORKERS: expected"):
+        parallel.default_workers()
+
+
+def test_a_good_worker_count_in_the_environment_is_used(monkeypatch):
+    monkeypatch.setenv("PUZZLELAB_WORKERS", " 3 ")
+    assert parallel.default_workers() == 3
+
+
+def test_an_unknown_start_method_in_the_environment_is_a_named_error(monkeypatch):
+    monkeypatch.setenv("PUZZLELAB_MP_START", "nonsense")
+    with pytest.raises(InvalidInstance, match="PUZZLELAB_MP_START: expected one of .*spawn"):
+        start_method()
+    monkeypatch.setenv("PUZZLELAB_MP_START", "spawn")
+    assert start_method() == "spawn"

@@ -113,3 +113,12 @@ def test_parse_range():
     assert parse_range("1,3,7..9") == [1, 3, 7, 8, 9]
     with pytest.raises(InvalidInstance, match="--n|n: expected a number or a range"):
         parse_range("1...3", "n")
+
+
+@pytest.mark.parametrize("seed", [-1, 2**31, 2**64, True, "x", 1.5])
+def test_a_seed_out_of_every_methods_range_is_a_named_error(seed):
+    """CP-SAT takes a 32-bit seed and numpy no negative one: every method takes 0..2**31-1."""
+    toy = Toy()
+    with pytest.raises(InvalidInstance, match="seed: expected"):
+        toy.solve(toy.load("small"), seed=seed)
+    assert toy.solve(toy.load("small"), seed=2**31 - 1).verdict.ok

@@ -447,6 +447,8 @@ def test_cli_verify_agrees_with_the_oracle(grid):
         (["hexagon", "verify", "{bin}", "{billion}"], "not UTF-8"),
         (["hexagon", "verify", "3", "{deep}"], "nested"),
         (["hexagon", "solve", "27", "--method", "beam", "--width", "10000000"], "more than the"),
+        (["hexagon", "solve", "3", "--method", "improve", "--seed", "-1"], "seed: expected at least 0"),
+        (["hexagon", "solve", "3", "--method", "beam", "--seed", "2147483648"], "seed: expected at most 2147483647"),
         (["hexagon", "solve", "3", "--svg", "{folder}/no/such/x.svg"], "does not exist"),
         (["hexagon", "solve", "3", "--svg", "{folder}"], "is a folder"),
         (["hexagon", "count", "3", "--levels", "1..100000000000"], "levels: expected levels between 1 and 6"),
@@ -506,3 +508,23 @@ def test_a_checkpoint_of_the_right_question_but_malformed_contents_is_refused(tm
         with pytest.raises(ValueError, match="malformed proof checkpoint"):
             Checkpoint(path, question)
         assert path.read_text() == text_
+
+
+def test_a_zero_budget_table_answers_at_once_without_building_models():
+    """Found by the CLI fuzzing: `table --orders 3..27 --budget 0` spent over 20 s
+    building SAT models it had no time to solve."""
+    started = time.perf_counter()
+    result = fast.invoke(COMMAND, ["hexagon", "table", "--orders", "20..27", "--budget", "0", "--json"])
+    _cli_ok(result)
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert [row["n"] for row in rows] == list(range(20, 28))
+    assert all(row[c] is None for row in rows for c in ("level1", "level2", "level3", "level4_5_6"))
+    assert time.perf_counter() - started < 5
+
+
+def test_improve_finds_a_start_where_the_spiral_beam_dies():
+    """On n = 5 the width-200 spiral beam dies; improve used to give up with no grid."""
+    result = PUZZLE.solve(PUZZLE.load("5"), "improve", budget=3)
+    assert result.verdict is not None and result.verdict.ok
+    assert result.value is not None and result.value >= 130

@@ -31,7 +31,7 @@ def _solve_verb(puzzle: Puzzle) -> Callable[..., None]:
         instance: Annotated[str, typer.Argument(help="Catalog name, file, or - for standard input.")],
         method: Annotated[str, typer.Option(help="Solving method (listed below).")] = puzzle.default_method,
         budget: Annotated[Optional[float], typer.Option(help="Seconds allowed.", min=0)] = None,
-        seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+        seed: Annotated[int, typer.Option(help="Random seed (0 to 2147483647).")] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         svg: Annotated[Optional[Path], typer.Option(help="Write the picture to this SVG file.")] = None,
         store: Annotated[bool, typer.Option(help="Keep the verified result in the records store.")] = True,

@@ -35,6 +35,9 @@ __all__ = [
 MAX_INPUT_BYTES = 4_000_000
 MAX_JSON_DEPTH = 64  # the deepest real input (a grid of rows of cells) is 3 or 4 deep
 MAX_INT_DIGITS = 30  # no figure of these puzzles needs more; Python refuses over 4,300
+# Seeds go to numpy's and Python's generators (any size) and to CP-SAT's random_seed,
+# a 32-bit signed integer: every method takes the same range.
+MAX_SEED = 2**31 - 1
 
 
 def decode_bytes(data: bytes, where: str, limit: int = MAX_INPUT_BYTES) -> str:

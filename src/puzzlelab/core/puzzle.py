@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from puzzlelab.core.errors import InvalidInstance, WrongAnswer
-from puzzlelab.core.inputs import check_int, check_number, decode_bytes, decode_input, read_text_file, shown
+from puzzlelab.core.inputs import MAX_SEED, check_int, check_number, decode_bytes, decode_input, read_text_file, shown
 from puzzlelab.core.loading import load_object
 from puzzlelab.core.result import Budget, ProgressFn, Result, Verdict, no_progress
 
@@ -305,10 +305,11 @@ class Puzzle:
         `verdict` is the checker's; raises WrongAnswer if the checker rejects it."""
         chosen = self.method(method)
         values = chosen.parse_options(options)
+        seed = check_int(seed, "seed", minimum=0, maximum=MAX_SEED)
         if not isinstance(budget, Budget):
             budget = Budget(self.default_budget if budget is None else float(budget))
         started = time.perf_counter()
-        result = chosen.function(instance, budget=budget, progress=progress or no_progress, seed=int(seed), **values)
+        result = chosen.function(instance, budget=budget, progress=progress or no_progress, seed=seed, **values)
         result.stats.setdefault("seconds", round(time.perf_counter() - started, 6))
         result.method = result.method or chosen.name
         return self.check(instance, result)
@@ -377,7 +378,7 @@ def parse_range(text: str, field: str = "range") -> list[int]:
     for part in str(text).replace(" ", "").split(","):
         match = re.fullmatch(r"(-?\d+)(?:\.\.(-?\d+))?", part)
         if not match:
-            raise InvalidInstance(f"{field}: expected a number or a range like 1..46, got {part!r}", field)
+            raise InvalidInstance(f"{field}: expected a number or a range like 1..46, got {shown(part)}", field)
         lo = int(match.group(1))
         hi = int(match.group(2)) if match.group(2) is not None else lo
         if hi < lo:

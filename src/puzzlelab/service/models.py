@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from puzzlelab.core.inputs import MAX_SEED
+
 __all__ = [
     "MAX_BUDGET_SECONDS",
     "MAX_SEED",
@@ -30,9 +32,6 @@ __all__ = [
 ]
 
 MAX_BUDGET_SECONDS = 24 * 3600.0
-# Seeds go to numpy's and Python's generators (any size) and to CP-SAT's random_seed,
-# a 32-bit signed integer (a larger one is a TypeError inside the worker).
-MAX_SEED = 2**31 - 1
 MAX_NAME_LENGTH = 100
 
 Number = int | float

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.parallel.memory import group_memory, limit_process_memory
 from puzzlelab.core.parallel.tasks import Event, Outcome, Task, default_workers
 from puzzlelab.core.result import Budget
@@ -47,7 +49,10 @@ def start_method() -> str:
     parent (the web service) should pass 'forkserver' to WorkerPool."""
     method = os.environ.get("PUZZLELAB_MP_START")
     if method is None:
-        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+        return "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    allowed = mp.get_all_start_methods()
+    if method not in allowed:
+        raise InvalidInstance(f"PUZZLELAB_MP_START: expected one of {', '.join(allowed)}, got {shown(method)}", "PUZZLELAB_MP_START")
     return method
 
 

@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from puzzlelab.core.inputs import check_int
+
 __all__ = ["Task", "Outcome", "Event", "default_workers", "spin"]
 
 
@@ -59,7 +61,7 @@ def default_workers() -> int:
     """Worker count when none is given: PUZZLELAB_WORKERS, else the machine's CPUs."""
     env = os.environ.get("PUZZLELAB_WORKERS")
     if env:
-        return max(1, int(env))
+        return check_int(env, "PUZZLELAB_WORKERS", minimum=1, maximum=4096)
     return max(1, os.cpu_count() or 1)
 
 

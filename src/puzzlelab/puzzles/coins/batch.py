@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.parallel import BACKENDS, Answer, Failure, Task, default_workers, solve_many
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result, Status
@@ -40,7 +41,7 @@ def _glyphs(font: dict[str, Any], text: str | None, field: str) -> list[str]:
         part = part.strip()
         glyph = part.upper() if part.upper() in font["glyphs"] else part
         if glyph not in font["glyphs"]:
-            raise InvalidInstance(f"{field}: no glyph {part!r} in the font; expected glyphs among {' '.join(font['order'])}", field)
+            raise InvalidInstance(f"{field}: no glyph {shown(part)} in the font; expected glyphs among {' '.join(font['order'])}", field)
         chosen.append(glyph)
     return chosen
 
@@ -53,7 +54,7 @@ def done_keys(store) -> set[str]:
 def plan(font_name: str, starts: str | None = None, targets: str | None = None, skip: set[str] | None = None) -> list[dict[str, Any]]:
     """The groups still to solve: [{'font', 'start', 'targets'}] in glyph order."""
     if font_name not in model.fonts():
-        raise InvalidInstance(f"font: no font {font_name!r}; expected one of {', '.join(model.fonts())}", "font", status=404)
+        raise InvalidInstance(f"font: no font {shown(font_name)}; expected one of {', '.join(model.fonts())}", "font", status=404)
     font = model.fonts()[font_name]
     skip = skip or set()
     groups = []
@@ -190,9 +191,9 @@ def run_batch(
     optima. `store=False` neither reads nor writes the store (every chosen puzzle is
     solved)."""
     if backend not in BACKENDS:
-        raise InvalidInstance(f"option --backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
+        raise InvalidInstance(f"option --backend: expected one of {', '.join(BACKENDS)}, got {shown(backend)}", "backend")
     if method not in METHODS:
-        raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
+        raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {shown(method)}", "method")
     started = time.perf_counter()
     records = Store() if store else None
     groups = plan(font_name, starts, targets, done_keys(records) if records is not None and not redo else set())

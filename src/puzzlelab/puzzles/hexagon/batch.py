@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.parallel import Answer, Collector, Failure, Task, default_workers, solve_many
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
@@ -52,7 +53,7 @@ def batch_settings(n: int, settings: str) -> list[dict[str, Any]]:
         return [options.to_dict() for options in portfolio_settings(n)]
     if settings == "unrestricted":
         return [{}]
-    raise ValueError(f"settings: expected one of {', '.join(SETTINGS)}, got {settings!r}")
+    raise ValueError(f"settings: expected one of {', '.join(SETTINGS)}, got {shown(settings)}")
 
 
 def _batch_task(n: int, options: dict[str, Any], seed: int, *, budget: Budget | None = None, interim=None) -> SatSummary:

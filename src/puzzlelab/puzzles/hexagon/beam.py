@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.memory import require_memory
 from puzzlelab.core.result import Budget, Progress, Result, Status
 from puzzlelab.puzzles.hexagon.fields import FieldsByName
@@ -43,7 +44,7 @@ def cell_order(geometry: Hexagon, order: str = "spiral", spiral_radius: int = 3)
         inner = sorted((c for c in cells if distance[c] <= spiral_radius), key=lambda c: (distance[c], round(_angle(geometry, c), 9)))
         outer = sorted((c for c in cells if distance[c] > spiral_radius), key=lambda c: (round(_angle(geometry, c), 9), distance[c]))
         return inner + outer
-    raise ValueError(f"order: expected one of {ORDERS}, got {order!r}")
+    raise ValueError(f"order: expected one of {ORDERS}, got {shown(order)}")
 
 
 @dataclass(frozen=True)

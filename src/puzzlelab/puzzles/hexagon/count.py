@@ -40,12 +40,15 @@ def level_minimum(n: int, level: int, *, budget: Budget | None = None, symmetry:
     sound here (it only removes rotated and mirrored copies); see sat_encoding for the
     choices."""
     budget = budget or Budget()
+    if budget.expired():  # building the model of a large order alone takes seconds
+        raise BudgetExceeded(f"n={n} level {level}: no time left to build the model")
     geometry = hexagon(n)
     enc = HexEncoding(geometry, top=level, symmetry=symmetry)
     best_grid: list[int] = []
     best_penalty: int | None = None
     with BoundedSolver(enc.clauses, enc.count_lits, enc.n_vars, encoding) as solver:
-        solver.solve(None)
+        if not solver.solve_until(None, budget.expired):
+            raise BudgetExceeded(f"n={n} level {level}: out of time before a first grid")
 
         def found() -> int:
             nonlocal best_grid, best_penalty

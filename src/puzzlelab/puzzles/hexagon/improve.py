@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, replace
 
 from puzzlelab.core.result import Budget, Progress, Result
-from puzzlelab.puzzles.hexagon.beam import beam_search
+from puzzlelab.puzzles.hexagon.beam import ORDERS, beam_search
 from puzzlelab.puzzles.hexagon.completion import split_sixes
 from puzzlelab.puzzles.hexagon.model import Hexagon, HexInstance, edge_count, hexagon
 from puzzlelab.puzzles.hexagon.results import feasible_result
@@ -120,6 +120,20 @@ def _improve_task(n: int, start: list[int], radius: int, rounds: int, seed: int,
     return improve_search(n, start, radius=radius, rounds=rounds, seed=seed, budget=budget, report=interim)
 
 
+def _first_beam(n: int, seed: int, budget: Budget) -> tuple[list, str]:
+    """A starting grid from a narrow beam. A beam can die (on n = 5 the spiral order's
+    does, every state with a hidden dead end), so the other cell orders, then other
+    seeds, are tried while the budget lasts."""
+    orders = ("spiral",) + tuple(o for o in ORDERS if o != "spiral")
+    attempt = 0
+    while True:
+        order = orders[attempt % len(orders)]
+        found = beam_search(n, width=200, order=order, top=5, seed=seed + attempt // len(orders), budget=budget)
+        attempt += 1
+        if found or budget.expired() or attempt >= 4 * len(orders):
+            return found, order
+
+
 def run_improve(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, radius: int = 3, rounds: int = 0) -> Result:
     n = instance.n
     started = time.perf_counter()
@@ -127,11 +141,11 @@ def run_improve(instance: HexInstance, *, budget: Budget, progress, seed: int = 
     if start is not None:
         origin = "given grid"
     else:
-        found = beam_search(n, width=200, order="spiral", top=5, seed=seed, budget=budget.sub(fraction=0.3))
+        found, order = _first_beam(n, seed, budget.sub(fraction=0.3))
         if not found:
             return feasible_result(n, None, "improve", time.perf_counter() - started)
         start = split_sixes(hexagon(n), found[0][1])
-        origin = "beam width 200"
+        origin = f"beam width 200, {order} order"
     start_penalty = len(penalty_edges(hexagon(n), start))
 
     def on_interim(summary: ImproveSummary) -> None:

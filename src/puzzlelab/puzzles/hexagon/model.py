@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.puzzle import InvalidInstance
 
 __all__ = [
@@ -240,7 +241,7 @@ def _parse_grid(text: str, where: str) -> list[list[int]]:
         row_no = len(rows) + 1
         if i >= size or text[i] != "(":
             got = text[i : i + 10] or "the end"
-            raise InvalidInstance(f"{where}row {row_no}: expected '(' to open the row, got {got!r}", "grid")
+            raise InvalidInstance(f"{where}row {row_no}: expected '(' to open the row, got {shown(got)}", "grid")
         i = skip(i + 1)
         row: list[int] = []
         while True:
@@ -249,7 +250,7 @@ def _parse_grid(text: str, where: str) -> list[list[int]]:
             if not match:
                 got = text[i : i + 10] or "the end"
                 raise InvalidInstance(
-                    f"{where}row {row_no}, cell {cell_no}: expected a positive integer, got {got!r}", "grid"
+                    f"{where}row {row_no}, cell {cell_no}: expected a positive integer, got {shown(got)}", "grid"
                 )
             row.append(_cell_value(match.group(), f"{where}row {row_no}, cell {cell_no}"))
             if len(row) > MAX_ROWS:
@@ -262,7 +263,7 @@ def _parse_grid(text: str, where: str) -> list[list[int]]:
                 i = skip(i + 1)
                 break
             got = text[i : i + 10] or "the end"
-            raise InvalidInstance(f"{where}row {row_no}, cell {cell_no}: expected ',' or ')' after the value, got {got!r}", "grid")
+            raise InvalidInstance(f"{where}row {row_no}, cell {cell_no}: expected ',' or ')' after the value, got {shown(got)}", "grid")
         rows.append(row)
         if len(rows) > MAX_ROWS:
             raise InvalidInstance(f"{where}grid: more than {MAX_ROWS} rows (the largest order is {MAX_ORDER})", "grid", 413)

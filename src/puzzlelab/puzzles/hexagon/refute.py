@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.cubes import cube_assumptions, extend_cube, proof_formula, split_cells
 from puzzlelab.puzzles.hexagon.fields import FieldsByName
@@ -52,7 +53,7 @@ REFUTE_METHODS = ("sat", "maxsat")  # how a cube is refuted: CaDiCaL, or a core-
 def check_method(what: str, method: str) -> None:
     """Refuse a refute method outside REFUTE_METHODS, naming the option (`what`)."""
     if method not in REFUTE_METHODS:
-        raise ValueError(f"{what} method: expected one of {REFUTE_METHODS}, got {method!r}")
+        raise ValueError(f"{what} method: expected one of {REFUTE_METHODS}, got {shown(method)}")
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from puzzlelab.core.inputs import shown
+
 __all__ = ["Board", "BoardSymmetry", "board", "parse_board_name", "MAX_CELLS"]
 
 MAX_CELLS = 2048
@@ -73,7 +75,7 @@ class Board:
             if sym.name == name:
                 return sym
         valid = ", ".join(s.name for s in self.symmetries)
-        raise KeyError(f"board {self.name} has no symmetry {name!r}; it has {valid}")
+        raise KeyError(f"board {self.name} has no symmetry {shown(name)}; it has {valid}")
 
 
 def parse_board_name(text: str) -> tuple[str, int, int]:
@@ -85,7 +87,7 @@ def parse_board_name(text: str) -> tuple[str, int, int]:
     match = re.fullmatch(r"hex(?:agon)?\s*([0-9]{1,30})", text)
     if match:
         return "hexagon", int(match.group(1)), 0
-    raise ValueError(f"expected a board like 4x6 (rows x columns) or hex2 (hexagon of side 2), got {text!r}")
+    raise ValueError(f"expected a board like 4x6 (rows x columns) or hex2 (hexagon of side 2), got {shown(text)}")
 
 
 def _key(x: float, y: float) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.puzzles.macmahon.kernels import CAPACITY, DEPTH, FLOOR, NBUF, STATE_SLOTS, STOP, TOTAL, search_kernel
 from puzzlelab.puzzles.macmahon.model import Instance
 
@@ -95,7 +96,7 @@ def fill_order(inst: Instance, name: str = "ring") -> list[int]:
             placed[best] = True
             order.append(best)
         return order
-    raise ValueError(f"order: expected one of {', '.join(ORDERS)}, got {name!r}")
+    raise ValueError(f"order: expected one of {', '.join(ORDERS)}, got {shown(name)}")
 
 
 @dataclass

@@ -22,6 +22,7 @@ from itertools import permutations
 
 import numpy as np
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.macmahon.boards import BoardSymmetry
 from puzzlelab.puzzles.macmahon.model import Instance
@@ -122,7 +123,7 @@ def subgroup_from(group: list[SymElement], generators: list[str]) -> list[int]:
     for name in generators:
         if name not in by_name:
             valid = ", ".join(by_name)
-            raise InvalidInstance(f"group: {name!r} is not a symmetry of this instance; its symmetries: {valid}", "group")
+            raise InvalidInstance(f"group: {shown(name)} is not a symmetry of this instance; its symmetries: {valid}", "group")
         frontier.append(by_name[name])
     gens = list(frontier)
     while frontier:

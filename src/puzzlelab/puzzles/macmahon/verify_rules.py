@@ -19,6 +19,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from puzzlelab.core.inputs import shown
 from puzzlelab.puzzles.macmahon.model import Instance
 from puzzlelab.puzzles.macmahon.tiles import rotate
 from puzzlelab.puzzles.macmahon.verify_claims import show
@@ -199,7 +200,7 @@ def element_action(inst: Instance, name: str) -> Action:
     elif board_part.startswith("mirror"):
         angle, reflect = float(board_part[6:]), True
     else:
-        raise ValueError(f"{name}: unknown board symmetry {board_part!r}")
+        raise ValueError(f"{name}: unknown board symmetry {shown(board_part)}")
     _, polys = cell_geometry(inst)
     k = len(polys[0])
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from puzzlelab.core.inputs import decode_bytes, parse_json
+from puzzlelab.core.inputs import decode_bytes, parse_json, shown
 from puzzlelab.core.result import Budget, Result
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles.tiling.auto import run_auto
@@ -104,7 +104,7 @@ def run_contest(
     as `<save_dir>/<id>.json`. With `warm`, a practice grid is solved first, before any
     puzzle's clock starts."""
     if mode not in MODES:
-        raise ValueError(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        raise ValueError(f"mode: expected one of {', '.join(MODES)}, got {shown(mode)}")
     base = server.rstrip("/") + f"/{key}/{mode}"
     folder = Path(save_dir)
     folder.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,7 @@ APP = cli.build_app()
 
 
 def test_solve_json_contract_and_store():
-    result = runner.invoke(APP, ["coins", "solve", "font5x7:O-C", "--json"])
+    result = runner.invoke(APP, ["coins", "solve", "font5x7:O-C", "--method", "bidir", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["value"] == 3 == PUZZLE.published("font5x7:O-C")["value"]

@@ -1,5 +1,6 @@
 """Extra CLI verbs of the coins puzzle: `bfs` (all targets of one start), `batch` (every
-puzzle of a font) and `animate` (an HTML step-through and animated SVG of a solution).
+puzzle of a font), `table` (the shipped table of optima) and `animate` (an HTML
+step-through and animated SVG of a solution).
 
 Each answer is verified by the independent checker before it is printed or stored.
 Errors follow the CLI contract: bad input exits 2 with a message, a rejected answer 3,
@@ -18,7 +19,7 @@ import typer
 
 from puzzlelab.cli.common import progress_printer, run_interruptibly, store_result
 from puzzlelab.cli.contract import read_solution
-from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, out, user_errors
+from puzzlelab.cli.errors import EXIT_INTERNAL, EXIT_NO_ANSWER, err, fail, out, user_errors
 from puzzlelab.core.inputs import check_number, check_output_path, decode_bytes, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result, Status
@@ -235,6 +236,36 @@ def _check_workers_fit(workers: Optional[int], memory_mb: int) -> None:
         )
 
 
+def table(
+    font: Annotated[str, typer.Option("--font", help="The font whose shipped table to print (tables ship for font5x7).")] = "font5x7",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, with each puzzle's move list.")] = False,
+) -> None:
+    """Print the shipped table of optimal solutions: one line `start target moves` a
+    puzzle, then a summary line (`#`) of how many of the font's puzzles it holds. Each
+    move list is replayed by the independent checker before anything is printed; each
+    length was proven by the project's own full BFS from its start.
+
+    Example: puzzlelab coins table --font font5x7 --json
+    """
+    from puzzlelab.puzzles.coins.optimal_table import CorruptTable, load_table
+
+    with user_errors():
+        try:
+            shipped = load_table(font)
+            rows = list(shipped.entries())
+        except CorruptTable as exc:
+            fail(f"{exc}; the search methods still answer (--method bidir)", EXIT_INTERNAL)
+        summary = f"{shipped.coverage()}; every move list replayed; lengths proven by full BFS ({shipped.provenance.get('command')})"
+        if as_json:
+            puzzles = [{"start": e.start, "target": e.target, "moves": e.moves, "solution": e.solution} for e in rows]
+            report = {"font": shipped.font, "puzzles_in_table": len(rows), "puzzles_in_font": shipped.total, "starts": shipped.starts,
+                      "provenance": shipped.provenance, "puzzles": puzzles}
+            typer.echo(json.dumps(report))  # plain: rich's print_json takes seconds over a table this size
+            return
+        out.print("\n".join(f"{e.start} {e.target} {e.moves}" for e in rows), markup=False)
+        out.print(f"# {summary}", markup=False)
+
+
 def animate(
     instance: Annotated[str, typer.Argument(help="Catalog name (font5x7:A-B), file, or - for standard input.")],
     html: Annotated[Optional[Path], typer.Option(help="Write an HTML page stepping through the solution.")] = None,
@@ -242,8 +273,8 @@ def animate(
     solution: Annotated[Optional[Path], typer.Option(help="Use this solution file instead of solving.")] = None,
     budget: Annotated[Optional[float], typer.Option(help="Seconds allowed for solving.", min=0)] = None,
 ) -> None:
-    """Draw a solution (solved with bidir, or read from --solution and verified) as an
-    HTML step-through and/or an animated SVG.
+    """Draw a solution (from the shipped table of optima, else solved with bidir; or
+    read from --solution and verified) as an HTML step-through and/or an animated SVG.
 
     Example: puzzlelab coins animate font5x7:O-C --html oc.html --svg oc.svg
     """
@@ -260,7 +291,7 @@ def animate(
             moves = [list(move) for move in parse_moves(given)]
         else:
             run_budget = Budget(PUZZLE.default_budget if budget is None else budget)
-            result = run_interruptibly(lambda: PUZZLE.solve(loaded, "bidir", budget=run_budget), run_budget)
+            result = run_interruptibly(lambda: PUZZLE.solve(loaded, PUZZLE.default_method, budget=run_budget), run_budget)
             if result.solution is None:
                 err.print(f"no solution found within the budget ({result.status.value})", markup=False)
                 raise typer.Exit(EXIT_NO_ANSWER)
@@ -276,4 +307,4 @@ def animate(
         out.print(f"{loaded.key}: {len(moves)} moves, verified", markup=False)
 
 
-COMMANDS: dict[str, Callable[..., Any]] = {"bfs": bfs, "batch": batch, "animate": animate}
+COMMANDS: dict[str, Callable[..., Any]] = {"bfs": bfs, "batch": batch, "table": table, "animate": animate}

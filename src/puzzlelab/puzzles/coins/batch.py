@@ -101,7 +101,8 @@ def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, inter
                 key = f"{font}:{start}-{t}"
                 if t in outcome.found:
                     moves = run.moves(targets[t])
-                    stats = {"seconds": round(outcome.seconds, 3), "levels": outcome.levels, "group": f"{font}:{start}"}
+                    cpu = round(sum(level.get("cpu_seconds", 0.0) for level in outcome.history), 3)  # every level, resumed runs too
+                    stats = {"seconds": round(outcome.seconds, 3), "cpu_seconds": cpu, "levels": outcome.levels, "group": f"{font}:{start}"}
                     result = Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves), stats=stats)
                 elif outcome.finished:  # every board reachable from the start has its level: none is the target
                     result = Result(None, None, Status.INFEASIBLE, "bfs", stats={"levels": outcome.levels, "group": f"{font}:{start}"})

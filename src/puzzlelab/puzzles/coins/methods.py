@@ -1,5 +1,7 @@
 """The coins methods: names, options and their run functions as lazy references, so
-loading the registry imports no numba kernel (the functions live in bidir.py and bfs.py).
+loading the registry imports no numba kernel (the functions live in table.py, bidir.py
+and bfs.py). `table`, the default, answers from the shipped table of optima and falls
+back to `bidir` (with bidir's options) for any puzzle the table lacks.
 
 Options that name a folder of the machine running the search, or leave files there
 (`workdir`, `keep`), are `local_only`: the REST service refuses them from a client."""
@@ -10,15 +12,25 @@ from puzzlelab.core.puzzle import Method, Option
 
 __all__ = ["METHODS"]
 
+BIDIR_OPTIONS = (
+    Option("memory_mb", "int", 2048, "memory bound in MB (at most the memory available); beyond it the search stops with a proven lower bound", minimum=16),
+    Option("dedup", "str", "auto", "duplicate detection: hash table, or two bits a ranked board", choices=("auto", "hash", "bits")),
+)
+
 METHODS: tuple[Method, ...] = (
+    Method(
+        "table",
+        "the shipped table of font5x7 optima, proven by this project's full BFS and replayed before it is served; "
+        "any puzzle the table lacks goes to bidir (optimal)",
+        "puzzlelab.puzzles.coins.table:run_table",
+        BIDIR_OPTIONS,
+        exact=True,
+    ),
     Method(
         "bidir",
         "bidirectional BFS, forward from the start and backward from the target, smaller frontier first (optimal)",
         "puzzlelab.puzzles.coins.bidir:run_bidir",
-        (
-            Option("memory_mb", "int", 2048, "memory bound in MB (at most the memory available); beyond it the search stops with a proven lower bound", minimum=16),
-            Option("dedup", "str", "auto", "duplicate detection: hash table, or two bits a ranked board", choices=("auto", "hash", "bits")),
-        ),
+        BIDIR_OPTIONS,
         exact=True,
     ),
     Method(

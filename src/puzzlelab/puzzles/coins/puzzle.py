@@ -1,6 +1,7 @@
 """The coins `Puzzle`: parsing, catalog, methods, verification and pictures wired to the
 project's contract (DESIGN.md). The methods are declared in methods.py; the search code
-lives in bidir.py and bfs.py, the published optima in reference.py."""
+lives in bidir.py and bfs.py, the shipped table of optima in optimal_table.py (served by
+table.py), the published optima in reference.py."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ class CoinsPuzzle(Puzzle):
     title = "Coin-sliding font puzzles: fewest moves from one glyph to another"
     value_name = "moves"
     sense = "min"
-    default_method = "bidir"
+    default_method = "table"  # the shipped optima where they exist, else bidir
     default_budget = 120.0
     tour_instance = "font5x7:O-C"
     tour_budget = 20.0

@@ -358,7 +358,7 @@ job_id_texts = text(24).filter(_one_segment)
 @st.composite
 def job_routes(draw, known_ids: list[str]) -> Request:
     suffix, verb = draw(st.sampled_from([("", "GET"), ("", "DELETE"), ("/svg", "GET"), ("/events", "GET"), ("/answer", "GET"),
-                                         ("/export/{format}", "GET")]))
+                                         ("/export/{format}", "GET"), ("/progress", "GET")]))
     if suffix == "/export/{format}":
         name = draw(st.sampled_from(["json", "svg", "text"]) | text(12).filter(_one_segment))
         route = "/api/jobs/{job_id}/export/{format}"

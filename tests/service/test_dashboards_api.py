@@ -255,3 +255,37 @@ def test_previews_draw_the_instance_without_solving(client):
     big = client.post("/api/preview", json={"puzzle": "hexagon", "instance": "120"}).json()
     assert big["svg"] is None and "too large to draw" in big["note"]
     assert len(client.get("/api/jobs").json()) == jobs_before  # nothing was run
+
+
+# ------------------------------------------------------------ long runs: progress figures kept
+def test_progress_figures_are_kept_and_served_after_a_restart(client):
+    job = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small", "options": {"slow": 0.2}, "budget": 3}).json()
+    assert wait_for(client, job["id"])["state"] == "done"
+    series = client.get(f"/api/jobs/{job['id']}/progress").json()
+    points = series["points"]
+    assert len(points) >= 5 and series["state"] == "done"
+    ticks = [p["figures"]["done"] for p in points if "done" in p["figures"]]
+    assert ticks == sorted(ticks) and ticks[0] >= 1
+    for p in points:
+        if "done" in p["figures"]:  # the toy's report: best = 100 - ticks, 'ticks' written as '1,000'
+            assert p["figures"]["best"] == 100 - p["figures"]["done"] and p["figures"]["ticks"] == 1000 * p["figures"]["done"]
+            assert "note" not in p["figures"] and p["phase"].startswith("wait")
+    assert [p["t"] for p in points] == sorted(p["t"] for p in points) and points[-1]["t"] <= 3 + 5
+    path = client.app.state.store.path
+    with TestClient(create_app(workers=1, store_path=str(path), start_method="fork")) as again:
+        assert again.get(f"/api/jobs/{job['id']}/progress").json()["points"] == points
+    assert client.get("/api/jobs/nope/progress").status_code == 404
+
+
+def test_a_series_is_thinned_evenly_past_its_bound():
+    from puzzlelab.service.progress_log import MAX_POINTS, Series
+
+    series = Series()
+    for i in range(10 * MAX_POINTS):
+        series.add(float(i), {"done": i, "stats": {"boards": f"{i:,}", "rate": "2.1M boards/s"}})
+    assert len(series.points) <= MAX_POINTS
+    times = [p[0] for p in series.points]
+    assert times[0] == 0 and times[-1] == 10 * MAX_POINTS - 1 and times == sorted(times)
+    gaps = {b - a for a, b in zip(times[:-2], times[1:-1])}
+    assert len(gaps) == 1  # an even sample of the whole run
+    assert series.points[-1][2] == {"done": 10 * MAX_POINTS - 1, "boards": 10 * MAX_POINTS - 1}

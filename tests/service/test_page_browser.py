@@ -115,6 +115,7 @@ def test_records_page_lists_what_was_solved(page):
     run_catalog_instance(page, "toy", "small")
     expect(page.locator("#job-state")).to_have_text("done", timeout=60_000)
     page.click("#nav-records")
+    page.click("#stored summary")  # the store's plain table, folded under the dashboards
     expect(page.locator("#records-table tbody")).to_contain_text("11:1,5,6,9")
     page.screenshot(path=str(Path(os.environ.get("PUZZLELAB_SCREENSHOTS", "/tmp")) / "puzzlelab-records.png"))
 
@@ -250,3 +251,35 @@ def a219158(m, n):
     from puzzlelab.puzzles.tiling.reference import a219158_table
 
     return a219158_table()[(m, n)]
+
+
+def test_a_long_runs_progress_is_charted_live_and_again_later(page, browser, server):
+    """The toy's `dp --slow` reports figures every 0.2 s for its 3 s budget: the job
+    panel charts each figure (one line per figure, one point per stored report), and
+    #job/{id} draws the same chart again in a fresh page from what the service kept."""
+    page.select_option("#puzzle", "toy")
+    page.select_option("#catalog", "small")
+    page.select_option("#method", "dp")
+    page.fill("#opt-slow", "0.2")
+    page.fill("#budget", "3")
+    page.click("#run")
+    expect(page.locator("#job-state")).to_have_text("done", timeout=60_000)
+    job_id = page.locator("#job-id").inner_text()
+    series = page.request.get(f"{server}/api/jobs/{job_id}/progress").json()["points"]
+    names = sorted({name for p in series for name in p["figures"]})
+    assert names == ["best", "done", "ticks"] and len(series) >= 5
+    expect(page.locator("#progress-chart")).to_have_attribute("data-points", str(len(series)))
+    lines = page.locator("#progress-chart svg .mark.line")
+    assert sorted(lines.evaluate_all("ls => ls.map(l => l.dataset.figure)")) == names
+    for name in names:
+        count = sum(1 for p in series if name in p["figures"])
+        assert page.locator(f"#progress-chart .mark.line[data-figure={name}]").get_attribute("data-points") == str(count)
+    page.screenshot(path=str(SCREENS / "puzzlelab-progress-chart.png"))
+    again = browser.new_context().new_page()
+    again.goto(f"{server}/#job/{job_id}")
+    expect(again.locator("#job-state")).to_have_text("done")
+    expect(again.locator("#progress-chart")).to_have_attribute("data-points", str(len(series)))
+    assert again.locator("#progress-chart svg .mark.line").count() == 3
+    again.locator("#recent summary").click()
+    expect(again.locator(f"#recent-jobs a[href='#job/{job_id}']")).to_have_count(1)
+    again.context.close()

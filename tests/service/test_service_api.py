@@ -51,7 +51,7 @@ def test_openapi_documents_every_route_and_its_responses(client):
         "/api/puzzles", "/api/puzzles/{name}/catalog", "/api/jobs", "/api/jobs/{job_id}",
         "/api/jobs/{job_id}/svg", "/api/jobs/{job_id}/events", "/api/records", "/api/health",
         # issue 26: previews, answers and exports, the records dashboards
-        "/api/preview", "/api/jobs/{job_id}/answer", "/api/jobs/{job_id}/export/{format}",
+        "/api/preview", "/api/jobs/{job_id}/answer", "/api/jobs/{job_id}/export/{format}", "/api/jobs/{job_id}/progress",
         "/api/records/{puzzle}/answer", "/api/records/{puzzle}/answer/svg", "/api/records/{puzzle}/answer/export/{format}",
         "/api/records/dashboards", "/api/records/{puzzle}/dashboard", "/api/records/matchsticks/dashboard",
         "/api/records/hexagon/dashboard", "/api/records/coins/dashboard", "/api/records/tiling/dashboard",
@@ -70,6 +70,7 @@ def test_openapi_documents_every_route_and_its_responses(client):
     assert body("/api/preview", "post", "200") == {"$ref": "#/components/schemas/PreviewView"}
     assert body("/api/records/{puzzle}/answer", "get", "200") == {"$ref": "#/components/schemas/AnswerView"}
     assert body("/api/jobs/{job_id}/answer", "get", "200") == {"$ref": "#/components/schemas/AnswerView"}
+    assert body("/api/jobs/{job_id}/progress", "get", "200") == {"$ref": "#/components/schemas/ProgressSeries"}
     for name, model in (("matchsticks", "Matchsticks"), ("hexagon", "Hexagon"), ("coins", "Coins"), ("tiling", "Tiling"),
                         ("macmahon", "MacMahon")):
         assert body(f"/api/records/{name}/dashboard", "get", "200") == {"$ref": f"#/components/schemas/{model}Dashboard"}

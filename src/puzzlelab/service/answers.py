@@ -154,12 +154,13 @@ def _better(puzzle: Puzzle, a: Known, b: Known) -> bool:
     return a.source == b.source == "store" and (a.seconds or 0.0) < (b.seconds or 0.0)
 
 
-def known(store: Store, puzzle: Puzzle, instance: str | None = None) -> dict[str, Known]:
+def known(store: Store, puzzle: Puzzle, instance: str | None = None, *, solutions: bool = True) -> dict[str, Known]:
     """Instance key -> the best verified answer (of every instance, or of `instance`
     only): the store's best record (`Store.best`), then each plugged-in source's answer
-    where it is better or the store has none."""
+    where it is better or the store has none. `solutions=False` leaves the store's
+    solutions unread (a dashboard needs the values only)."""
     if instance is None:
-        best = {record.instance: _from_record(record) for record in store.best(puzzle.name)}
+        best = {record.instance: _from_record(record) for record in store.best(puzzle.name, solutions=solutions)}
     else:
         best = {}
         for record in store.results(puzzle.name, instance):

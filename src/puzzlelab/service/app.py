@@ -8,6 +8,7 @@ a page that runs them under a deadline and shows the tiling).
     GET    /api/jobs                     recent jobs
     GET    /api/jobs/{id}                state, progress, the verified result
     GET    /api/jobs/{id}/events         server-sent events (text/event-stream): state and progress
+    GET    /api/jobs/{id}/progress       the progress figures over time (kept, drawn again after a restart)
     DELETE /api/jobs/{id}                cancel (the worker is terminated)
     GET    /api/jobs/{id}/svg            the picture of the verified result (image/svg+xml)
     GET    /api/jobs/{id}/answer         the verified result as the page shows it (picture, exports, coin steps)

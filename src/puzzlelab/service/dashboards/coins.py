@@ -56,7 +56,7 @@ def build(store: Store, font: str | None = None) -> dict[str, Any]:
     shipped = fonts()
     if font is not None and font not in shipped:
         raise InvalidInstance(f"font: expected one of {', '.join(shipped)}, got {shown(font)}", "font")
-    answers = known(store, puzzle)
+    answers = known(store, puzzle, solutions=False)
     published = published_lengths()
     grids = [font_grid(name, data, published, answers) for name, data in shipped.items() if font in (None, name)]
     return {"value_name": puzzle.value_name, "source": SOURCE, "answer_sources": answer_sources("coins"), "fonts": grids}

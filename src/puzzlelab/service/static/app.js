@@ -145,8 +145,11 @@ function showPreviewError(message) {
   }
 }
 
+// The moment a view is drawn, for benchmarks/bench_page_load.py (performance.mark).
+function markReady(view) { performance.mark(`ready:${view}`); }
+
 async function preview() {
-  if (!state.puzzle) return;
+  if (!state.puzzle || $("solve-view").hidden) return; // drawn when the Solve view is shown
   const serial = ++previewSerial;
   $("preview").dataset.state = "loading";
   let instance;
@@ -177,6 +180,7 @@ async function preview() {
   $("preview-text").textContent = view.text || "";
   $("preview-text-box").hidden = !view.text;
   showPreviewError("");
+  markReady("solve");
 }
 
 // ------------------------------------------------------------------ jobs
@@ -205,7 +209,8 @@ async function run(event) {
   }
 }
 
-function follow(job) {
+// The job panel emptied for `job`.
+function resetJobPanel(job) {
   if (state.events) state.events.close();
   state.job = job;
   $("job").hidden = false;
@@ -223,13 +228,18 @@ function follow(job) {
   $("job-answer").querySelector("details").hidden = true;
   $("progress-bar").removeAttribute("value");
   $("progress-text").textContent = "";
+  $("progress-chart").replaceChildren();
   showState(job);
+}
+
+function follow(job) {
+  resetJobPanel(job);
   $("run").disabled = true;
   $("cancel").disabled = false;
   const source = new EventSource(`/api/jobs/${job.id}/events`);
   state.events = source;
   source.addEventListener("state", (e) => showState(JSON.parse(e.data).job));
-  source.addEventListener("progress", (e) => showProgress(JSON.parse(e.data).progress));
+  source.addEventListener("progress", (e) => { showProgress(JSON.parse(e.data).progress); scheduleChart(job.id); });
   source.addEventListener("done", (e) => { source.close(); finished(JSON.parse(e.data).job); });
   source.onerror = () => { source.close(); poll(job.id); };
 }
@@ -256,6 +266,41 @@ function showProgress(progress) {
   $("progress-text").textContent = parts.filter((p) => p !== "" && p !== null && p !== undefined).join(" · ");
 }
 
+// The progress chart: the job's figures over time as the service keeps them (GET
+// /api/jobs/{id}/progress), fetched at most every CHART_MS while the job runs, once
+// more when it ends, and when a past job is opened (#job/{id}).
+const CHART_MS = 2000;
+let chartTimer = null;
+
+function scheduleChart(id) {
+  if (chartTimer) return;
+  chartTimer = setTimeout(() => { chartTimer = null; drawChart(id); }, CHART_MS);
+}
+
+async function drawChart(id) {
+  const series = await api(`/api/jobs/${id}/progress`);
+  if (!state.job || state.job.id !== id) return;
+  $("progress-chart").replaceChildren(...progressCharts(series.points));
+  $("progress-chart").dataset.points = series.points.length;
+}
+
+// #job/{id}: a job again, running or finished, after a restart too.
+async function showJob(id) {
+  let job;
+  try { job = await api(`/api/jobs/${encodeURIComponent(id)}`); } catch (e) { $("form-error").textContent = e.message; return; }
+  if (["done", "failed", "cancelled", "interrupted"].includes(job.state)) {
+    resetJobPanel(job);
+    finished(job);
+  } else {
+    follow(job);
+  }
+}
+
+async function showRecentJobs() {
+  const jobs = await api("/api/jobs?limit=20");
+  $("recent-jobs").replaceChildren(...jobs.map((j) => el("li", {}, link(`#job/${j.id}`, `${j.puzzle} ${j.instance}`), ` ${j.method}: ${j.state}`)));
+}
+
 function figure(name, value) {
   const row = document.createElement("tr");
   const th = document.createElement("th");
@@ -269,6 +314,9 @@ function figure(name, value) {
 
 function finished(job) {
   showState(job);
+  clearTimeout(chartTimer);
+  chartTimer = null;
+  drawChart(job.id).catch(() => {});
   $("run").disabled = false;
   $("cancel").disabled = true;
   $("progress-bar").value = 1;
@@ -344,6 +392,7 @@ async function showAnswerView(puzzle, instance) {
     box.hidden = false;
     renderAnswer(box, answer);
     $("answer-view").dataset.state = "ready";
+    markReady("answer");
   } catch (e) {
     $("answer-error").textContent = e.message;
     $("answer-view").dataset.state = "error";
@@ -375,12 +424,20 @@ function route() {
   $("answer-view").hidden = shown !== "answer";
   if (shown === "records") {
     showDashboard(puzzle || DASHBOARD_NAMES[0]);
-    loadRecords().catch((e) => { $("records-table").tBodies[0].textContent = e.message; });
+    if ($("stored").open) showStored();
   } else if (shown === "answer" && puzzle && instance) {
     showAnswerView(decodeURIComponent(puzzle), instance);
+  } else if (shown === "solve" && view === "job" && puzzle) {
+    showJob(decodeURIComponent(puzzle));
   } else if (shown === "solve" && puzzle && instance) {
     openInstance(decodeURIComponent(puzzle), instance);
+  } else if (shown === "solve") {
+    schedulePreview(0);
   }
+}
+
+function showStored() {
+  loadRecords().catch((e) => { $("records-table").tBodies[0].textContent = e.message; });
 }
 
 // ------------------------------------------------------------------ start
@@ -393,6 +450,8 @@ $("instance-file").addEventListener("change", () => { $("source-custom").checked
 for (const radio of [$("source-catalog"), $("source-custom")]) radio.addEventListener("change", () => schedulePreview(0));
 $("job-form").addEventListener("submit", run);
 $("cancel").addEventListener("click", cancel);
+$("stored").addEventListener("toggle", () => { if ($("stored").open) showStored(); });
+$("recent").addEventListener("toggle", () => { if ($("recent").open) showRecentJobs().catch((e) => { $("recent-jobs").textContent = e.message; }); });
 window.addEventListener("hashchange", route);
 state.ready = loadPuzzles().catch((e) => { $("form-error").textContent = e.message; });
 route();

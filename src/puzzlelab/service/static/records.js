@@ -242,6 +242,7 @@ async function showDashboard(name) {
     if (box.dataset.puzzle !== chosen) return; // another tab was chosen meanwhile
     box.replaceChildren(el("div", { class: "dash-grid" }, ...DASHBOARDS[chosen](data)));
     box.dataset.state = "ready";
+    performance.mark(`ready:records/${chosen}`);
   } catch (e) {
     box.replaceChildren(el("p", { class: "error" }, e.message));
     box.dataset.state = "error";

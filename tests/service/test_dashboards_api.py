@@ -289,3 +289,15 @@ def test_a_series_is_thinned_evenly_past_its_bound():
     gaps = {b - a for a, b in zip(times[:-2], times[1:-1])}
     assert len(gaps) == 1  # an even sample of the whole run
     assert series.points[-1][2] == {"done": 10 * MAX_POINTS - 1, "boards": 10 * MAX_POINTS - 1}
+
+
+def test_an_answer_keyed_by_digest_is_rebuilt_from_its_job(client):
+    """A grid of no catalog is stored under 'WxH:<digest>': its answer is drawn from
+    the instance its job kept."""
+    grid = "...#\n....\n#...\n...."
+    job = wait_for(client, client.post("/api/jobs", json={"puzzle": "tiling", "instance": grid, "budget": 60}).json()["id"])
+    key = job["instance"]
+    assert job["state"] == "done" and ":" in key
+    answer = client.get("/api/records/tiling/answer", params={"instance": key}).json()
+    assert answer["instance"] == key and answer["verified"] and answer["value"] == job["result"]["value"]
+    assert client.get(answer["svg"]).status_code == 200

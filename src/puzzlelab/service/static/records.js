@@ -138,11 +138,11 @@ function coinsFontMap(font) {
 
 function coinsDashboard(d) {
   const counts = table([
-    { head: "font", cell: (f) => `${f.font} (${f.width}x${f.height}, ${f.coins} coins)` },
+    { head: "font", cell: (f) => el("span", { title: `${f.width} x ${f.height} cells, ${f.coins} coins` }, f.font) },
     { head: "puzzles", cell: (f) => fmt(f.counts.puzzles) },
     { head: "published", cell: (f) => fmt(f.counts.published) },
-    { head: "solved here", cell: (f) => fmt(f.counts.solved) },
-    { head: "found, not proven", cell: (f) => fmt(f.counts.found) },
+    { head: "solved", cell: (f) => fmt(f.counts.solved) },
+    { head: "not proven", cell: (f) => fmt(f.counts.found) },
     { head: "agree / differ", cell: (f) => `${f.counts.agree} / ${f.counts.disagree}` },
   ], d.fonts);
   const lengths = new Map();
@@ -158,8 +158,20 @@ function coinsDashboard(d) {
   const histogram = table([
     { head: "moves", cell: (r) => r.moves }, { head: "published", cell: (r) => r.published }, { head: "ours", cell: (r) => r.ours },
   ], [...lengths.values()].sort((a, b) => a.moves - b.moves));
-  const maps = d.fonts.map((f) => el("figure", { class: "coins-map", dataset: { font: f.font } }, coinsFontMap(f),
-    el("figcaption", { class: "hint" }, `${f.font}: row = start glyph, column = target glyph`)));
+  // One font's map at a time (1,332 linked cells each); the buttons switch in place.
+  const holder = el("figure", { class: "coins-map" });
+  const show = (font) => {
+    holder.dataset.font = font.font;
+    holder.replaceChildren(coinsFontMap(font), el("figcaption", { class: "hint" }, `${font.font}: row = start glyph, column = target glyph`));
+    for (const b of switcher.querySelectorAll("button")) b.classList.toggle("active", b.dataset.font === font.font);
+  };
+  const switcher = el("div", { class: "font-switch" }, ...d.fonts.map((f) => {
+    const b = el("button", { type: "button", dataset: { font: f.font } }, f.font);
+    b.addEventListener("click", () => show(f));
+    return b;
+  }));
+  if (d.fonts.length) show(d.fonts[0]);
+  const maps = [switcher, holder];
   const summary = el("p", { class: "hint" }, `Published lengths: ${d.source} (a sample). Solid cells: solved here` +
     `${d.answer_sources.length ? " (store and " + d.answer_sources.join(", ") + ")" : ""}; pale: published only; grey: unknown; red outline: ours differs.`);
   return [summary, panel("Solved", counts, el("h4", {}, "Optimal lengths"), el("div", { class: "scroll short" }, histogram)), panel("Start × target", ...maps)];

@@ -28,16 +28,22 @@ from coin_change.methods import METHODS  # noqa: E402
 from coin_change.puzzle import CoinChange  # noqa: E402
 
 from puzzlelab.core.puzzle import Method, Option  # noqa: E402
-from puzzlelab.core.result import Result, Status  # noqa: E402
+from puzzlelab.core.result import Progress, Result, Status  # noqa: E402
 
 TEMPLATE_METHODS = {method.name: method for method in METHODS}
 
 
 def _dp(instance, *, budget, progress, seed, slow=0.0):
-    """The template's exact `dp`; with `slow`, first wait until the budget ends."""
+    """The template's exact `dp`; with `slow`, first wait until the budget ends,
+    reporting progress about every `slow` seconds (a long run's figures in small)."""
     if slow:
+        started, ticks, reported = time.monotonic(), 0, 0.0
         while not budget.expired():
             time.sleep(0.01)
+            elapsed = time.monotonic() - started
+            if elapsed - reported >= slow:
+                ticks, reported = ticks + 1, elapsed
+                progress(Progress(phase=f"wait {ticks // 3}", done=ticks, best=100 - ticks, stats={"ticks": f"{ticks * 1000:,}", "note": "x"}))
     return run_dp(instance, budget=budget, progress=progress, seed=seed)
 
 

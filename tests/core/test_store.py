@@ -58,6 +58,17 @@ def test_best_per_instance_respects_sense_and_proof(tmp_path):
     assert record.solution == {"v": 12} and record.stats["seconds"] == 1.0 and record.version and record.host
 
 
+def test_listings_without_solutions_read_the_same_records(tmp_path):
+    """`solutions=False` (the service's dashboards): every field as read with them, the
+    solution left unread."""
+    store = Store(tmp_path / "r.sqlite")
+    for value, status in ((5, "feasible"), (4, "feasible"), (4, "optimal"), (7, "optimal")):
+        store.add("p", f"i{value % 2}", _verified(value, status), "min")
+    for full, light in ((store.results("p"), store.results("p", solutions=False)), (store.best("p"), store.best("p", solutions=False))):
+        assert [dict(r.to_dict(), solution=None) for r in full] == [r.to_dict() for r in light]
+        assert all(r.solution is not None for r in full) and all(r.solution is None for r in light)
+
+
 def test_corrupted_database_gives_clear_error(tmp_path):
     path = tmp_path / "bad.sqlite"
     path.write_bytes(b"this is not a database at all" * 100)

@@ -63,8 +63,8 @@ class DoorOnlyRunner(JobRunner):
 class Raw:
     """JSON text put into a body as it is: 1e400, NaN, a 5,000-digit integer, '[[[...'.
     `readable`: whether the service's JSON door (core.inputs.parse_json) reads it at
-    all (True for 1e400, which Python reads as infinity; False for NaN and integers of
-    over 30 digits; None when it depends on where it is put, as nesting does)."""
+    all (False for 1e400, which a float cannot hold, for NaN and for integers of over
+    30 digits; None when it depends on where it is put, as nesting does)."""
 
     text: str
     readable: bool | None = True
@@ -86,7 +86,8 @@ def nested(depth: int) -> Raw:
     return Raw("[" * depth + "]" * depth, None)
 
 
-HUGE_NUMBERS = [Raw("1e400"), Raw("-1e400"), Raw("1e-400"), Raw("NaN", False), Raw("Infinity", False), Raw("-Infinity", False),
+HUGE_NUMBERS = [Raw("1e400", False), Raw("-1e400", False), Raw("1e-400"), Raw("NaN", False), Raw("Infinity", False),
+                Raw("-Infinity", False),
                 Raw("9" * 31, False), Raw("9" * 400, False), Raw("9" * 5000, False), Raw("-" + "9" * 5000, False),
                 Raw("1" + "0" * 30 + ".5")]
 ODD_TEXTS = ["", " ", "\x00", "small\x00", "100000x100000", "1000000000", "(" + "9" * 5000 + ")", "WWWR*²", "1x1/c1",
@@ -356,9 +357,16 @@ job_id_texts = text(24).filter(_one_segment)
 
 @st.composite
 def job_routes(draw, known_ids: list[str]) -> Request:
-    suffix, verb = draw(st.sampled_from([("", "GET"), ("", "DELETE"), ("/svg", "GET"), ("/events", "GET")]))
+    suffix, verb = draw(st.sampled_from([("", "GET"), ("", "DELETE"), ("/svg", "GET"), ("/events", "GET"), ("/answer", "GET"),
+                                         ("/export/{format}", "GET"), ("/progress", "GET")]))
+    if suffix == "/export/{format}":
+        name = draw(st.sampled_from(["json", "svg", "text"]) | text(12).filter(_one_segment))
+        route = "/api/jobs/{job_id}/export/{format}"
+        job_id = draw(st.sampled_from(known_ids)) if known_ids and draw(st.booleans()) else draw(job_id_texts)
+        # door-only jobs have no answer to export
+        return Request(verb, route, f"/api/jobs/{_segment(job_id)}/export/{_segment(name)}", expect=False, why=[f"{verb} {route}"])
     if known_ids and draw(st.booleans()):
-        job_id, expect = draw(st.sampled_from(known_ids)), suffix != "/svg"  # door-only jobs have no picture
+        job_id, expect = draw(st.sampled_from(known_ids)), suffix not in ("/svg", "/answer")  # door-only jobs have no picture
     else:
         job_id, expect = draw(job_id_texts), False
     route = "/api/jobs/{job_id}" + suffix
@@ -369,9 +377,62 @@ query_values = st.one_of(text(12), st.sampled_from(["", "0", "1", "50", "2000", 
                                                     "true", " 7", "5.0", "0x10"]), st.integers(-10, 3000).map(str))
 
 
+DASHBOARDS = ("matchsticks", "hexagon", "coins", "tiling", "macmahon")
+FONTS = ("font5x7", "font5x9")
+
+
+def _dashboard(draw) -> Request:
+    """GET /api/records/{puzzle}/dashboard (and the coins font): 200 only for a puzzle
+    with a dashboard and a shipped font."""
+    name = draw(st.sampled_from(list(DASHBOARDS) + list(REGISTRY)) | text(16).filter(_one_segment))
+    route = f"/api/records/{name}/dashboard" if name in DASHBOARDS else "/api/records/{puzzle}/dashboard"
+    if name == "coins" and draw(st.booleans()):
+        font = draw(st.sampled_from(FONTS) | query_values)
+        return Request("GET", route, f"/api/records/{name}/dashboard", params={"font": font}, expect=font in FONTS, why=["coins font"])
+    return Request("GET", route, f"/api/records/{_segment(name)}/dashboard", expect=name in DASHBOARDS, why=["dashboard"])
+
+
+def _answer(draw) -> Request:
+    """A record's answer, picture or export: never a 2xx for an unknown puzzle; either
+    answer for a known one (what the store holds decides)."""
+    puzzle = draw(st.sampled_from(list(REGISTRY)) | text(16).filter(_one_segment))
+    instance = draw(st.sampled_from(_catalog_names(puzzle) if puzzle in REGISTRY and _catalog_names(puzzle) else ["3"])
+                    | st.sampled_from(ODD_TEXTS) | text(30))
+    suffix = draw(st.sampled_from(["", "/svg", "/export/json", "/export/text", "/export/{format}"]))
+    path_suffix = suffix.replace("{format}", _segment(draw(text(12).filter(_one_segment))))
+    route = "/api/records/{puzzle}/answer" + ("/export/{format}" if suffix.startswith("/export") else suffix)
+    expect = False if puzzle not in REGISTRY or instance == "" else None
+    return Request("GET", route, f"/api/records/{_segment(puzzle)}/answer{path_suffix}", params={"instance": instance}, expect=expect,
+                   why=["answer" + suffix])
+
+
+def _preview(draw) -> Request:
+    """POST /api/preview: a catalog instance of a registered puzzle must be drawn; a
+    hostile instance or puzzle may be refused (an unknown puzzle must be)."""
+    puzzle = draw(st.sampled_from(PUZZLES))
+    body: dict[str, Any] = {"puzzle": puzzle, "instance": draw(st.sampled_from(_catalog_names(puzzle)))}
+    expect: bool | None = True
+    if draw(st.booleans()):
+        body["instance"] = draw(hostile_values)
+        expect = False if body["instance"] is None or body["instance"] == "" else None
+    if draw(st.integers(0, 4)) == 0:
+        body["puzzle"] = draw(hostile_values)
+        expect = None if isinstance(body["puzzle"], str) and body["puzzle"] in REGISTRY and expect is not False else False
+    return Request("POST", "/api/preview", "/api/preview", body=encode(body).encode("utf-8", "surrogatepass"), expect=expect,
+                   why=["preview"])
+
+
 @st.composite
 def other_routes(draw) -> Request:
-    which = draw(st.sampled_from(["list", "catalog", "records", "health", "puzzles"]))
+    which = draw(st.sampled_from(["list", "catalog", "records", "health", "puzzles", "dashboard", "answer", "preview", "dashboards"]))
+    if which == "dashboard":
+        return _dashboard(draw)
+    if which == "answer":
+        return _answer(draw)
+    if which == "preview":
+        return _preview(draw)
+    if which == "dashboards":
+        return Request("GET", "/api/records/dashboards", "/api/records/dashboards", expect=True, why=["dashboards"])
     if which == "list":
         if draw(st.booleans()):
             return Request("GET", "/api/jobs", "/api/jobs", expect=True, why=["list"])

@@ -115,5 +115,178 @@ def test_records_page_lists_what_was_solved(page):
     run_catalog_instance(page, "toy", "small")
     expect(page.locator("#job-state")).to_have_text("done", timeout=60_000)
     page.click("#nav-records")
+    page.click("#stored summary")  # the store's plain table, folded under the dashboards
     expect(page.locator("#records-table tbody")).to_contain_text("11:1,5,6,9")
     page.screenshot(path=str(Path(os.environ.get("PUZZLELAB_SCREENSHOTS", "/tmp")) / "puzzlelab-records.png"))
+
+
+# ------------------------------------------------------------ issue 26: records, previews, answers
+SCREENS = Path(os.environ.get("PUZZLELAB_SCREENSHOTS", "/tmp"))
+
+
+def dashboard_data(page, server, name):
+    response = page.request.get(f"{server}/api/records/{name}/dashboard")
+    assert response.ok, response.text()
+    return response.json()
+
+
+def open_dashboard(page, server, name):
+    page.goto(f"{server}/#records/{name}")
+    expect(page.locator("#dashboard")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#dashboard")).to_have_attribute("data-puzzle", name)
+
+
+def marks(page, kind=None):
+    selector = "#dashboard svg .mark" + (f"[data-kind={kind}]" if kind else "")
+    return page.locator(selector).count()
+
+
+def test_records_dashboards_draw_one_mark_per_figure(page, server):
+    """Each dashboard's plots: a non-empty SVG with one mark per published figure (the
+    reference tables) and one per answer of ours (the API's data)."""
+    from puzzlelab.puzzles.coins.reference import published_lengths
+    from puzzlelab.puzzles.hexagon.reference import published_table as hexagon_table
+    from puzzlelab.puzzles.matchsticks.reference import published_table as matchsticks_table
+    from puzzlelab.puzzles.tiling.reference import a219158_table
+
+    open_dashboard(page, server, "matchsticks")
+    a294249 = [n for n in matchsticks_table() if n > 0]
+    data = dashboard_data(page, server, "matchsticks")
+    assert marks(page, "published") == marks(page, "gap") == len(a294249) == 63
+    assert marks(page, "ours") == sum(1 for r in data["rows"] if r["ours"] and r["n"] > 0)
+    assert page.locator("#dashboard table tbody tr").count() == len(matchsticks_table())
+
+    open_dashboard(page, server, "hexagon")
+    assert marks(page, "published") == 2 * len(hexagon_table())  # penalty plot and score plot
+    assert marks(page, "level") == len(hexagon_table())
+
+    open_dashboard(page, server, "coins")
+    data = dashboard_data(page, server, "coins")
+    seen = 0
+    for font in data["fonts"]:  # one font's map at a time
+        page.click(f"#dashboard .font-switch button[data-font={font['font']}]")
+        expect(page.locator("#dashboard .coins-map")).to_have_attribute("data-font", font["font"])
+        assert marks(page) == 37 * 36  # every cell, the diagonal left out
+        ours = sum(v is not None for row in font["ours"] for v in row)
+        published_only = sum(1 for i, row in enumerate(font["published"]) for j, v in enumerate(row)
+                             if v is not None and font["ours"][i][j] is None)
+        assert marks(page, "solved") + marks(page, "found") == ours
+        assert marks(page, "published") == published_only
+        seen += published_only + sum(1 for i, row in enumerate(font["published"]) for j, v in enumerate(row)
+                                     if v is not None and font["ours"][i][j] is not None)
+    assert seen == len(published_lengths())
+
+    open_dashboard(page, server, "tiling")
+    assert marks(page) == len(a219158_table()) == 555
+    assert page.locator("#dashboard table").first.locator("tbody tr").count() == 10  # the contest puzzles
+
+    open_dashboard(page, server, "macmahon")
+    assert marks(page, "published") == 2  # 4x6 and the same board turned
+    page.screenshot(path=str(SCREENS / "puzzlelab-records-macmahon.png"), full_page=True)
+
+
+def test_preview_draws_the_instance_and_shows_parse_errors_inline(page):
+    page.select_option("#puzzle", "hexagon")
+    expect(page.locator("#catalog")).to_contain_text("4")
+    page.select_option("#catalog", "5")
+    expect(page.locator("#preview-key")).to_have_text("5")
+    expect(page.locator("#preview-description")).to_contain_text("published 147 (proven)")
+    page.wait_for_function("() => { const i = document.getElementById('preview-picture'); return !i.hidden && i.naturalWidth > 0; }")
+    page.fill("#instance-text", "(1,1),(1,9,1),(1,1)")
+    expect(page.locator("#preview-error")).to_contain_text("422")
+    expect(page.locator("#preview-picture")).to_be_hidden()
+    page.fill("#instance-text", "(1,2),(2,3,1),(1,2)")
+    expect(page.locator("#preview-key")).to_have_text("2")
+    expect(page.locator("#preview-error")).to_have_text("")
+    expect(page.locator("#preview-picture")).to_be_visible()
+    page.select_option("#puzzle", "tiling")
+    expect(page.locator("#preview-key")).to_have_text(REGISTRY["tiling"].tour_instance)
+    page.fill("#instance-text", "100000x100000")
+    expect(page.locator("#preview-error")).to_contain_text("413")
+    assert page.locator("#job").is_hidden()  # nothing was run
+    page.screenshot(path=str(SCREENS / "puzzlelab-preview-error.png"))
+
+
+def test_a_coin_answer_steps_through_its_moves_and_exports(page, server):
+    """Solve a coin puzzle on the page; its answer is drawn, stepped through and exported
+    on the Solve page; its dashboard cell links to the same answer."""
+    puzzle = REGISTRY["coins"]
+    puzzle.solve(puzzle.load("font5x7:O-C"), budget=60)  # compile the kernels first, as above
+    run_catalog_instance(page, "coins", "font5x7:O-C", budget="60")
+    expect(page.locator("#job-state")).to_have_text("done", timeout=120_000)
+    stepper = page.locator("#job-answer .stepper")
+    expect(stepper).to_be_visible()
+    moves = int(page.locator("[data-figure=moves]").inner_text())
+    expect(stepper.locator(".where")).to_have_text(f"move 0 of {moves}")
+    stepper.locator("button.next").click()
+    expect(stepper).to_have_attribute("data-step", "1")
+    assert stepper.locator("rect.from").count() == 1 and stepper.locator("rect.to").count() == 1
+    stepper.locator("button.play").click()
+    expect(stepper).to_have_attribute("data-step", str(moves), timeout=30_000)
+    stepper.locator("button.first").click()
+    expect(stepper).to_have_attribute("data-step", "0")
+    formats = page.eval_on_selector_all("#job-answer .exports a", "links => links.map(a => [a.dataset.format, a.href, a.download])")
+    assert {f for f, _, _ in formats} >= {"moves", "html", "json", "svg", "text"}
+    href = next(h for f, h, _ in formats if f == "moves")
+    solution = page.request.get(href).json()
+    verdict = puzzle.verify(puzzle.load("font5x7:O-C"), solution)
+    assert verdict.ok and verdict.value == moves
+    page.screenshot(path=str(SCREENS / "puzzlelab-coin-stepper.png"), full_page=True)
+
+    open_dashboard(page, server, "coins")
+    cell = page.locator("#dashboard a[href='#answer/coins/font5x7%3AO-C'] .mark")
+    expect(cell).to_have_attribute("data-kind", "solved")
+    cell.click()
+    expect(page.locator("#answer-view")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#answer-figures [data-figure=value]")).to_have_text(str(moves))
+    expect(page.locator("#answer-verdict")).to_have_class("ok")
+    expect(page.locator("#record-answer .stepper .where")).to_have_text(f"move 0 of {moves}")
+    page.wait_for_function("() => document.getElementById('answer-picture').naturalWidth > 0")
+
+
+def test_a_dashboard_figure_opens_its_instance_on_the_solve_page(page, server):
+    open_dashboard(page, server, "tiling")
+    link = page.locator("#dashboard a[href='#solve/tiling/17x7'] .mark")
+    link.click()
+    expect(page.locator("#solve-view")).to_be_visible()
+    expect(page.locator("#instance-text")).to_have_value("17x7")
+    expect(page.locator("#preview-key")).to_have_text("rect_17x7")
+    expect(page.locator("#preview-description")).to_contain_text(f"published {a219158(7, 17)}")
+
+
+def a219158(m, n):
+    from puzzlelab.puzzles.tiling.reference import a219158_table
+
+    return a219158_table()[(m, n)]
+
+
+def test_a_long_runs_progress_is_charted_live_and_again_later(page, browser, server):
+    """The toy's `dp --slow` reports figures every 0.2 s for its 3 s budget: the job
+    panel charts each figure (one line per figure, one point per stored report), and
+    #job/{id} draws the same chart again in a fresh page from what the service kept."""
+    page.select_option("#puzzle", "toy")
+    page.select_option("#catalog", "small")
+    page.select_option("#method", "dp")
+    page.fill("#opt-slow", "0.2")
+    page.fill("#budget", "3")
+    page.click("#run")
+    expect(page.locator("#job-state")).to_have_text("done", timeout=60_000)
+    job_id = page.locator("#job-id").inner_text()
+    series = page.request.get(f"{server}/api/jobs/{job_id}/progress").json()["points"]
+    names = sorted({name for p in series for name in p["figures"]})
+    assert names == ["best", "done", "ticks"] and len(series) >= 5
+    expect(page.locator("#progress-chart")).to_have_attribute("data-points", str(len(series)))
+    lines = page.locator("#progress-chart svg .mark.line")
+    assert sorted(lines.evaluate_all("ls => ls.map(l => l.dataset.figure)")) == names
+    for name in names:
+        count = sum(1 for p in series if name in p["figures"])
+        assert page.locator(f"#progress-chart .mark.line[data-figure={name}]").get_attribute("data-points") == str(count)
+    page.screenshot(path=str(SCREENS / "puzzlelab-progress-chart.png"))
+    again = browser.new_context().new_page()
+    again.goto(f"{server}/#job/{job_id}")
+    expect(again.locator("#job-state")).to_have_text("done")
+    expect(again.locator("#progress-chart")).to_have_attribute("data-points", str(len(series)))
+    assert again.locator("#progress-chart svg .mark.line").count() == 3
+    again.locator("#recent summary").click()
+    expect(again.locator(f"#recent-jobs a[href='#job/{job_id}']")).to_have_count(1)
+    again.context.close()

@@ -50,6 +50,12 @@ def test_openapi_documents_every_route_and_its_responses(client):
     assert set(paths) == {
         "/api/puzzles", "/api/puzzles/{name}/catalog", "/api/jobs", "/api/jobs/{job_id}",
         "/api/jobs/{job_id}/svg", "/api/jobs/{job_id}/events", "/api/records", "/api/health",
+        # issue 26: previews, answers and exports, the records dashboards
+        "/api/preview", "/api/jobs/{job_id}/answer", "/api/jobs/{job_id}/export/{format}", "/api/jobs/{job_id}/progress",
+        "/api/records/{puzzle}/answer", "/api/records/{puzzle}/answer/svg", "/api/records/{puzzle}/answer/export/{format}",
+        "/api/records/dashboards", "/api/records/{puzzle}/dashboard", "/api/records/matchsticks/dashboard",
+        "/api/records/hexagon/dashboard", "/api/records/coins/dashboard", "/api/records/tiling/dashboard",
+        "/api/records/macmahon/dashboard",
     }
 
     def body(path, verb, status, media="application/json"):
@@ -61,6 +67,15 @@ def test_openapi_documents_every_route_and_its_responses(client):
     assert body("/api/puzzles", "get", "200")["items"] == {"$ref": "#/components/schemas/PuzzleView"}
     assert body("/api/records", "get", "200")["items"] == {"$ref": "#/components/schemas/RecordView"}
     assert body("/api/health", "get", "200") == {"$ref": "#/components/schemas/Health"}
+    assert body("/api/preview", "post", "200") == {"$ref": "#/components/schemas/PreviewView"}
+    assert body("/api/records/{puzzle}/answer", "get", "200") == {"$ref": "#/components/schemas/AnswerView"}
+    assert body("/api/jobs/{job_id}/answer", "get", "200") == {"$ref": "#/components/schemas/AnswerView"}
+    assert body("/api/jobs/{job_id}/progress", "get", "200") == {"$ref": "#/components/schemas/ProgressSeries"}
+    for name, model in (("matchsticks", "Matchsticks"), ("hexagon", "Hexagon"), ("coins", "Coins"), ("tiling", "Tiling"),
+                        ("macmahon", "MacMahon")):
+        assert body(f"/api/records/{name}/dashboard", "get", "200") == {"$ref": f"#/components/schemas/{model}Dashboard"}
+    assert "image/svg+xml" in paths["/api/records/{puzzle}/answer/svg"]["get"]["responses"]["200"]["content"]
+    assert {"application/json", "text/plain", "text/html"} <= set(paths["/api/jobs/{job_id}/export/{format}"]["get"]["responses"]["200"]["content"])
     assert body("/api/jobs/{job_id}", "get", "404") == {"$ref": "#/components/schemas/ErrorBody"}
     assert body("/api/jobs", "post", "422") == {"$ref": "#/components/schemas/ErrorBody"}
     assert "image/svg+xml" in paths["/api/jobs/{job_id}/svg"]["get"]["responses"]["200"]["content"]

@@ -205,9 +205,12 @@ class Store:
             created=created,
         )
 
-    def results(self, puzzle: str | None = None, instance: str | None = None) -> list[Record]:
-        """Every stored result, oldest first, optionally of one puzzle / instance."""
-        query, args = f"SELECT {self._COLUMNS} FROM results", []
+    def results(self, puzzle: str | None = None, instance: str | None = None, *, solutions: bool = True) -> list[Record]:
+        """Every stored result, oldest first, optionally of one puzzle / instance.
+        `solutions=False` reads no solution (each Record's is None): a listing of
+        values need not parse thousands of move lists."""
+        columns = self._COLUMNS if solutions else self._COLUMNS.replace("solution,", "NULL,")
+        query, args = f"SELECT {columns} FROM results", []
         clauses = []
         if puzzle is not None:
             clauses.append("puzzle = ?")
@@ -220,12 +223,12 @@ class Store:
         with self.connect() as db:
             return [self._record(row) for row in db.execute(query + " ORDER BY id", args)]
 
-    def best(self, puzzle: str | None = None) -> list[Record]:
+    def best(self, puzzle: str | None = None, *, solutions: bool = True) -> list[Record]:
         """Best known result per (puzzle, instance): the best value in the instance's
         sense; among equal values a proven (optimal) one, then the fastest, then the
-        oldest."""
+        oldest. `solutions=False`: as in `results`."""
         best: dict[tuple[str, str], Record] = {}
-        for record in self.results(puzzle):
+        for record in self.results(puzzle, solutions=solutions):
             key = (record.puzzle, record.instance)
             if key not in best or _better(record, best[key]):
                 best[key] = record

@@ -8,9 +8,16 @@ a page that runs them under a deadline and shows the tiling).
     GET    /api/jobs                     recent jobs
     GET    /api/jobs/{id}                state, progress, the verified result
     GET    /api/jobs/{id}/events         server-sent events (text/event-stream): state and progress
+    GET    /api/jobs/{id}/progress       the progress figures over time (kept, drawn again after a restart)
     DELETE /api/jobs/{id}                cancel (the worker is terminated)
     GET    /api/jobs/{id}/svg            the picture of the verified result (image/svg+xml)
+    GET    /api/jobs/{id}/answer         the verified result as the page shows it (picture, exports, coin steps)
+    GET    /api/jobs/{id}/export/{format}  the verified result in a field's format (contest JSON, submission text ...)
+    POST   /api/preview                  {puzzle, instance} -> the instance parsed and drawn, not solved
     GET    /api/records                  best known per instance, beside the published value
+    GET    /api/records/dashboards       the puzzles with a records dashboard
+    GET    /api/records/{puzzle}/dashboard  the published table beside the verified answers known here
+    GET    /api/records/{puzzle}/answer?instance=KEY  the best verified answer (and /svg, /export/{format})
     GET    /api/health                   liveness, queue length, each job's memory limit
     GET    /                             the page; OpenAPI at /docs
 
@@ -38,7 +45,7 @@ from puzzlelab.core.parallel import machine_memory
 from puzzlelab.core.store import Store
 from puzzlelab.service import errors
 from puzzlelab.service.jobs import JobRunner
-from puzzlelab.service.routes import health, jobs, page, puzzles, records
+from puzzlelab.service.routes import answers, dashboards, health, jobs, page, preview, puzzles, records
 
 __all__ = ["create_app", "default_job_memory", "JOB_MEMORY_SHARE", "MIN_JOB_MEMORY_BYTES"]
 
@@ -84,7 +91,7 @@ def create_app(
     app.state.runner = runner
     app.state.store = store
     errors.install(app)
-    for module in (puzzles, jobs, records, health, page):
+    for module in (puzzles, preview, jobs, answers, dashboards, records, health, page):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=page.STATIC), name="static")
     return app

@@ -28,6 +28,8 @@ from puzzlelab.core.puzzle import WrongAnswer
 from puzzlelab.core.result import Result, _json_default, format_bytes
 from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles import get
+from puzzlelab.service.progress_log import SAVE_SECONDS, Series
+from puzzlelab.service.progress_log import SCHEMA as PROGRESS_SCHEMA
 from puzzlelab.service.worker import run_job
 
 __all__ = ["Job", "JobRunner", "STATES", "FINAL_STATES"]
@@ -134,6 +136,7 @@ class JobRunner:
         self._stopping = threading.Event()
         self._pool: WorkerPool | None = None
         self._unsaved: dict[str, tuple] = {}  # job id -> row to write (outside the lock)
+        self._series: dict[str, Series] = {}  # job id -> its progress figures (service.progress_log)
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -154,7 +157,7 @@ class JobRunner:
         """Create the jobs table, mark the jobs a stopped service left unfinished as
         `interrupted`, and load the most recent jobs."""
         with self.store.connect() as db:
-            db.executescript(_JOBS_SCHEMA)
+            db.executescript(_JOBS_SCHEMA + PROGRESS_SCHEMA)
             db.execute(
                 "UPDATE jobs SET state = 'interrupted', finished = ?, error = 'the service stopped while this job was ' || state"
                 " WHERE state IN ('queued', 'running')",
@@ -308,6 +311,9 @@ class JobRunner:
             elif isinstance(value, dict) and "progress" in value:
                 job.progress = value["progress"]
                 job.events.append({"type": "progress", "progress": job.progress})
+                if isinstance(job.progress, dict):
+                    series = self._series.setdefault(job.id, Series())
+                    series.add(time.time() - (job.started or job.created), job.progress)
 
     def _finish(self, job: Job, outcome: Outcome) -> None:
         payload = outcome.value if outcome.ok and not outcome.interim else None
@@ -370,14 +376,43 @@ class JobRunner:
         result = json.dumps(job.result, default=_json_default) if job.result else None
         self._unsaved[job.id] = (state, job.started, job.finished, result, job.error, job.id)
 
+    def progress_points(self, job_id: str) -> list[list[Any]]:
+        """A job's progress points [seconds, phase, {figure: value}] (service.progress_log),
+        from memory while it runs, else from the job_progress table."""
+        with self._lock:
+            series = self._series.get(job_id)
+            if series is not None:
+                return list(series.points)
+        with self.store.connect() as db:
+            row = db.execute("SELECT points FROM job_progress WHERE job_id = ?", (job_id,)).fetchone()
+        return [] if row is None else Series.from_json(row[0]).points
+
+    def _series_rows(self) -> list[tuple[str, str]]:
+        """The progress series to write now (the caller holds the lock): those changed
+        and not written for SAVE_SECONDS, and those of finished jobs (then dropped from
+        memory: the table has them)."""
+        now, rows = time.monotonic(), []
+        for job_id, series in list(self._series.items()):
+            job = self._jobs.get(job_id)
+            finished = job is None or job.finished_state
+            if series.dirty and (finished or now - series.saved_at >= SAVE_SECONDS):
+                rows.append((job_id, series.to_json()))
+                series.saved_at, series.dirty = now, False
+            if finished and not series.dirty:
+                del self._series[job_id]
+        return rows
+
     def _save(self) -> None:
-        """Write the jobs whose state changed since the last call."""
+        """Write the jobs whose state changed since the last call, and their progress
+        series when due."""
         with self._lock:
             rows, self._unsaved = list(self._unsaved.values()), {}
-        if not rows:
+            series = self._series_rows()
+        if not rows and not series:
             return
         try:
             with self.store.connect() as db:
                 db.executemany("UPDATE jobs SET state = ?, started = ?, finished = ?, result = ?, error = ? WHERE id = ?", rows)
+                db.executemany("INSERT OR REPLACE INTO job_progress (job_id, points) VALUES (?, ?)", series)
         except Exception as exc:  # noqa: BLE001 - keep serving; say loudly what was not saved
-            log.error("jobs %s not saved to %s: %s", [r[-1] for r in rows], self.store.path, exc)
+            log.error("jobs %s not saved to %s: %s", [r[-1] for r in rows] + [r[0] for r in series], self.store.path, exc)

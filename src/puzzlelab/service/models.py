@@ -27,6 +27,8 @@ __all__ = [
     "SolveReport",
     "JobView",
     "RecordView",
+    "ProgressPoint",
+    "ProgressSeries",
     "Health",
     "ErrorBody",
 ]
@@ -154,6 +156,24 @@ class JobView(_Open):
     error: str = ""
     worker_pid: int | None = None
     svg: str | None = Field(None, description="Where the picture of the verified result is, once there is one.")
+
+
+class ProgressPoint(BaseModel):
+    """One progress report of a job as a chart takes it."""
+
+    t: Number = Field(description="Seconds since the job started.")
+    phase: str = ""
+    figures: dict[str, Number] = Field(default_factory=dict, description="Its numeric figures: done, total, fraction, best, counters.")
+
+
+class ProgressSeries(BaseModel):
+    """A job's progress over time (at most 1,000 points, evenly thinned), kept beside the
+    jobs so that it can be drawn again after a restart."""
+
+    id: str
+    state: str
+    started: Number | None = None
+    points: list[ProgressPoint]
 
 
 class RecordView(_Open):

@@ -161,10 +161,7 @@ def render_svg(n: int, solution: Any | None, caption: str = "") -> str:
     cell = 28.0 if n <= 24 else max(12.0, 640.0 / max(n, 1))
     margin = 24.0
     if solution is None:
-        side = n * cell + 2 * margin
-        svg = Svg(side, side + 20, title=f"matchsticks n={n}: no solution")
-        svg.text(side / 2, side / 2, "no solution yet", size=14)
-        return svg.to_string()
+        return _task_svg(n, cell, margin)
     squares = _squares(solution)
     hseg, vseg, width, height, ox, oy = grid_segments(squares)
     total = len(hseg) + len(vseg)
@@ -188,4 +185,19 @@ def render_svg(n: int, solution: Any | None, caption: str = "") -> str:
         svg.text(margin + x * cell, margin + y * cell, str(size), size=max(8.0, cell * 0.42), fill="#000", font_weight="bold", stroke="#fff", stroke_width=0.6, paint_order="stroke")
     line = caption or f"n={n}: {total} matches; {describe_diagonal(squares)}"
     svg.text(w / 2, h - 14, line, size=12)
+    return svg.to_string()
+
+
+def _task_svg(n: int, cell: float, margin: float) -> str:
+    """The task before any answer (the web page's preview): the n squares to form,
+    each outlined in its colour from a shared corner, on the grid of the largest."""
+    side = n * cell + 2 * margin
+    svg = Svg(side, side + 24, title=f"matchsticks n={n}: squares 1x1 .. {n}x{n} to form")
+    for gy in range(n + 1):
+        for gx in range(n + 1):
+            svg.circle(margin + gx * cell, margin + gy * cell, 1.2, fill="#bbbbbb")
+    for size in range(n, 0, -1):
+        svg.rect(margin, margin, size * cell, size * cell, fill="none", stroke=colour(size - 1), stroke_width=1.5)
+        svg.text(margin + size * cell - 4, margin + size * cell - 4, str(size), size=max(8.0, cell * 0.4), anchor="end", fill=colour(size - 1))
+    svg.text(side / 2, side + 8, f"squares 1x1 .. {n}x{n}, all at once, from the fewest matches", size=12)
     return svg.to_string()

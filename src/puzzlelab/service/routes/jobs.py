@@ -18,7 +18,7 @@ from puzzlelab.service.dependencies import Runner, job_or_404
 from puzzlelab.service.errors import JSONBodyRoute, documented
 from puzzlelab.service.intake import admit
 from puzzlelab.service.jobs import JobRunner
-from puzzlelab.service.models import JobRequest, JobView
+from puzzlelab.service.models import JobRequest, JobView, ProgressSeries
 
 router = APIRouter(prefix="/api/jobs", tags=["jobs"], route_class=JSONBodyRoute)
 
@@ -66,6 +66,14 @@ def job_svg(job_id: str, runner: Runner) -> Response:
     if svg is None:
         raise InvalidInstance(f"job {job_id}: no verified result to draw yet", "id", 404)
     return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/{job_id}/progress", summary="A job's progress figures over time (live, or as stored)", response_model=ProgressSeries,
+            responses=documented(404, 422, 503))
+def job_progress(job_id: str, runner: Runner) -> dict[str, Any]:
+    job = job_or_404(runner, job_id)
+    points = [{"t": t, "phase": phase, "figures": figures} for t, phase, figures in runner.progress_points(job_id)]
+    return {"id": job.id, "state": job.state, "started": job.started, "points": points}
 
 
 @router.get(

@@ -24,7 +24,7 @@ def records(store: Records, puzzle: str | None = None) -> list[dict[str, Any]]:
     if puzzle is not None:
         get(puzzle)
     rows = []
-    for record in store.best(puzzle):
+    for record in store.best(puzzle, solutions=False):
         owner = REGISTRY.get(record.puzzle)
         row = record.to_dict()
         row.pop("solution", None)

@@ -55,6 +55,7 @@ async function choosePuzzle(name) {
   }));
   if (catalog.some((c) => c.name === state.puzzle.tour_instance)) $("catalog").value = state.puzzle.tour_instance;
   describeCatalogEntry();
+  schedulePreview(0);
 }
 
 function describeCatalogEntry() {
@@ -125,6 +126,63 @@ async function instanceFromForm() {
   return text;
 }
 
+// ------------------------------------------------------------------ preview
+// The instance drawn as soon as it is chosen or pasted (POST /api/preview: parsed and
+// drawn, never solved); a parse error is shown inline. Only the latest request counts.
+let previewTimer = null, previewSerial = 0, previewUrl = null;
+
+function schedulePreview(delay = 350) {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(() => preview().catch((e) => showPreviewError(e.message)), delay);
+}
+
+function showPreviewError(message) {
+  $("preview-error").textContent = message;
+  $("preview").dataset.state = message ? "error" : "ready";
+  if (message) {
+    $("preview-picture").hidden = true;
+    $("preview-text-box").hidden = true;
+  }
+}
+
+// The moment a view is drawn, for benchmarks/bench_page_load.py (performance.mark).
+function markReady(view) { performance.mark(`ready:${view}`); }
+
+async function preview() {
+  if (!state.puzzle || $("solve-view").hidden) return; // drawn when the Solve view is shown
+  const serial = ++previewSerial;
+  $("preview").dataset.state = "loading";
+  let instance;
+  try {
+    instance = await instanceFromForm();
+  } catch (e) {
+    if (serial === previewSerial) { $("preview-key").textContent = ""; showPreviewError(e.message); }
+    return;
+  }
+  let view;
+  try {
+    view = await api("/api/preview", { method: "POST", headers: { "Content-Type": "application/json" },
+                                       body: JSON.stringify({ puzzle: state.puzzle.name, instance }) });
+  } catch (e) {
+    if (serial === previewSerial) { $("preview-key").textContent = ""; $("preview-description").textContent = ""; showPreviewError(e.message); }
+    return;
+  }
+  if (serial !== previewSerial) return;
+  $("preview-key").textContent = view.instance;
+  const published = view.published ? `published ${view.published.value}${view.published.proven ? " (proven)" : ""}` : "";
+  $("preview-description").textContent = [view.description, published].filter(Boolean).join(" · ");
+  $("preview-note").textContent = view.note || "";
+  const img = $("preview-picture");
+  if (previewUrl) URL.revokeObjectURL(previewUrl);
+  previewUrl = view.svg ? URL.createObjectURL(new Blob([view.svg], { type: "image/svg+xml" })) : null;
+  if (previewUrl) img.src = previewUrl;
+  img.hidden = !previewUrl;
+  $("preview-text").textContent = view.text || "";
+  $("preview-text-box").hidden = !view.text;
+  showPreviewError("");
+  markReady("solve");
+}
+
 // ------------------------------------------------------------------ jobs
 async function run(event) {
   event.preventDefault();
@@ -151,7 +209,8 @@ async function run(event) {
   }
 }
 
-function follow(job) {
+// The job panel emptied for `job`.
+function resetJobPanel(job) {
   if (state.events) state.events.close();
   state.job = job;
   $("job").hidden = false;
@@ -163,15 +222,24 @@ function follow(job) {
   $("solution").textContent = "";
   $("picture").hidden = true;
   $("picture").removeAttribute("src");
+  stopStepper();
+  for (const sel of [".exports", ".stepper"]) $("job-answer").querySelector(sel).replaceChildren();
+  $("job-answer").querySelector(".stepper").hidden = true;
+  $("job-answer").querySelector("details").hidden = true;
   $("progress-bar").removeAttribute("value");
   $("progress-text").textContent = "";
+  $("progress-chart").replaceChildren();
   showState(job);
+}
+
+function follow(job) {
+  resetJobPanel(job);
   $("run").disabled = true;
   $("cancel").disabled = false;
   const source = new EventSource(`/api/jobs/${job.id}/events`);
   state.events = source;
   source.addEventListener("state", (e) => showState(JSON.parse(e.data).job));
-  source.addEventListener("progress", (e) => showProgress(JSON.parse(e.data).progress));
+  source.addEventListener("progress", (e) => { showProgress(JSON.parse(e.data).progress); scheduleChart(job.id); });
   source.addEventListener("done", (e) => { source.close(); finished(JSON.parse(e.data).job); });
   source.onerror = () => { source.close(); poll(job.id); };
 }
@@ -198,6 +266,41 @@ function showProgress(progress) {
   $("progress-text").textContent = parts.filter((p) => p !== "" && p !== null && p !== undefined).join(" · ");
 }
 
+// The progress chart: the job's figures over time as the service keeps them (GET
+// /api/jobs/{id}/progress), fetched at most every CHART_MS while the job runs, once
+// more when it ends, and when a past job is opened (#job/{id}).
+const CHART_MS = 2000;
+let chartTimer = null;
+
+function scheduleChart(id) {
+  if (chartTimer) return;
+  chartTimer = setTimeout(() => { chartTimer = null; drawChart(id); }, CHART_MS);
+}
+
+async function drawChart(id) {
+  const series = await api(`/api/jobs/${id}/progress`);
+  if (!state.job || state.job.id !== id) return;
+  $("progress-chart").replaceChildren(...progressCharts(series.points));
+  $("progress-chart").dataset.points = series.points.length;
+}
+
+// #job/{id}: a job again, running or finished, after a restart too.
+async function showJob(id) {
+  let job;
+  try { job = await api(`/api/jobs/${encodeURIComponent(id)}`); } catch (e) { $("form-error").textContent = e.message; return; }
+  if (["done", "failed", "cancelled", "interrupted"].includes(job.state)) {
+    resetJobPanel(job);
+    finished(job);
+  } else {
+    follow(job);
+  }
+}
+
+async function showRecentJobs() {
+  const jobs = await api("/api/jobs?limit=20");
+  $("recent-jobs").replaceChildren(...jobs.map((j) => el("li", {}, link(`#job/${j.id}`, `${j.puzzle} ${j.instance}`), ` ${j.method}: ${j.state}`)));
+}
+
 function figure(name, value) {
   const row = document.createElement("tr");
   const th = document.createElement("th");
@@ -211,6 +314,9 @@ function figure(name, value) {
 
 function finished(job) {
   showState(job);
+  clearTimeout(chartTimer);
+  chartTimer = null;
+  drawChart(job.id).catch(() => {});
   $("run").disabled = false;
   $("cancel").disabled = true;
   $("progress-bar").value = 1;
@@ -230,6 +336,9 @@ function finished(job) {
     const img = $("picture");
     img.src = `${job.svg}?t=${Date.now()}`;
     img.hidden = false;
+    api(`/api/jobs/${job.id}/answer`).then((answer) => {
+      if (state.job && state.job.id === job.id) renderAnswer($("job-answer"), answer);
+    }).catch((e) => { $("job-error").textContent = e.message; });
   } else {
     verdict.textContent = result.solution === null ? "no answer within the budget" : `NOT verified: ${result.verdict ? result.verdict.message : ""}`;
     verdict.className = "bad";
@@ -256,21 +365,93 @@ async function loadRecords() {
   }));
 }
 
+// ------------------------------------------------------------------ answer view
+async function showAnswerView(puzzle, instance) {
+  $("answer-title").textContent = `${puzzle} ${instance}`;
+  $("answer-error").textContent = "";
+  $("answer-view").dataset.state = "loading";
+  const box = $("record-answer");
+  box.hidden = true;
+  try {
+    const answer = await api(`/api/records/${encodeURIComponent(puzzle)}/answer?instance=${encodeURIComponent(instance)}`);
+    $("answer-title").textContent = `${answer.puzzle} ${answer.instance}`;
+    const body = $("answer-figures").tBodies[0];
+    body.replaceChildren();
+    const published = answer.published ? `${answer.published.value}${answer.published.proven ? " (proven)" : ""}` : null;
+    const rows = [["value", answer.value], ["status", answer.status], ["published", published], ["method", answer.method],
+                  ["seconds", answer.seconds === null ? null : Number(answer.seconds).toFixed(2)], ["source", answer.source]];
+    for (const [name, value] of rows) {
+      const tr = document.createElement("tr");
+      tr.append(el("th", {}, name), el("td", { dataset: { figure: name } }, value === null || value === undefined ? "—" : String(value)));
+      body.append(tr);
+    }
+    const verdict = $("answer-verdict");
+    verdict.textContent = answer.verified ? `verified: ${answer.verdict.message}` : `NOT verified: ${answer.verdict ? answer.verdict.message : ""}`;
+    verdict.className = answer.verified ? "ok" : "bad";
+    $("answer-solve").href = solveLink(answer.puzzle, answer.instance);
+    box.hidden = false;
+    renderAnswer(box, answer);
+    $("answer-view").dataset.state = "ready";
+    markReady("answer");
+  } catch (e) {
+    $("answer-error").textContent = e.message;
+    $("answer-view").dataset.state = "error";
+  }
+}
+
+// #solve/{puzzle}/{instance}: the puzzle chosen, the instance from the catalog or pasted.
+async function openInstance(puzzle, instance) {
+  await state.ready;
+  if (!state.puzzles.some((p) => p.name === puzzle)) return;
+  if (!state.puzzle || state.puzzle.name !== puzzle) await choosePuzzle(puzzle);
+  if ([...$("catalog").options].some((o) => o.value === instance)) {
+    $("catalog").value = instance;
+    $("source-catalog").checked = true;
+    describeCatalogEntry();
+  } else {
+    $("instance-text").value = instance;
+    $("source-custom").checked = true;
+  }
+  schedulePreview(0);
+}
+
 function route() {
-  const records = location.hash === "#records";
-  $("solve-view").hidden = records;
-  $("records-view").hidden = !records;
-  if (records) loadRecords().catch((e) => { $("records-table").tBodies[0].textContent = e.message; });
+  const [view, puzzle, ...rest] = location.hash.replace(/^#/, "").split("/");
+  const instance = rest.length ? decodeURIComponent(rest.join("/")) : null;
+  const shown = view === "records" || view === "answer" ? view : "solve";
+  $("solve-view").hidden = shown !== "solve";
+  $("records-view").hidden = shown !== "records";
+  $("answer-view").hidden = shown !== "answer";
+  if (shown === "records") {
+    showDashboard(puzzle || DASHBOARD_NAMES[0]);
+    if ($("stored").open) showStored();
+  } else if (shown === "answer" && puzzle && instance) {
+    showAnswerView(decodeURIComponent(puzzle), instance);
+  } else if (shown === "solve" && view === "job" && puzzle) {
+    showJob(decodeURIComponent(puzzle));
+  } else if (shown === "solve" && puzzle && instance) {
+    openInstance(decodeURIComponent(puzzle), instance);
+  } else if (shown === "solve") {
+    schedulePreview(0);
+  }
+}
+
+function showStored() {
+  loadRecords().catch((e) => { $("records-table").tBodies[0].textContent = e.message; });
 }
 
 // ------------------------------------------------------------------ start
-$("puzzle").addEventListener("change", (e) => choosePuzzle(e.target.value));
+// A new puzzle starts from its catalog (text pasted for the last one would not parse).
+$("puzzle").addEventListener("change", (e) => { $("source-catalog").checked = true; choosePuzzle(e.target.value); });
 $("method").addEventListener("change", chooseMethod);
-$("catalog").addEventListener("change", () => { $("source-catalog").checked = true; describeCatalogEntry(); });
-$("instance-text").addEventListener("input", () => { $("source-custom").checked = true; });
-$("instance-file").addEventListener("change", () => { $("source-custom").checked = true; });
+$("catalog").addEventListener("change", () => { $("source-catalog").checked = true; describeCatalogEntry(); schedulePreview(0); });
+$("instance-text").addEventListener("input", () => { $("source-custom").checked = true; schedulePreview(); });
+$("instance-file").addEventListener("change", () => { $("source-custom").checked = true; schedulePreview(0); });
+for (const radio of [$("source-catalog"), $("source-custom")]) radio.addEventListener("change", () => schedulePreview(0));
 $("job-form").addEventListener("submit", run);
 $("cancel").addEventListener("click", cancel);
+$("stored").addEventListener("toggle", () => { if ($("stored").open) showStored(); });
+$("recent").addEventListener("toggle", () => { if ($("recent").open) showRecentJobs().catch((e) => { $("recent-jobs").textContent = e.message; }); });
 window.addEventListener("hashchange", route);
+state.ready = loadPuzzles().catch((e) => { $("form-error").textContent = e.message; });
 route();
-loadPuzzles().catch((e) => { $("form-error").textContent = e.message; });

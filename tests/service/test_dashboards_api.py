@@ -22,6 +22,7 @@ from puzzlelab.puzzles.matchsticks.reference import published_table as matchstic
 from puzzlelab.puzzles.tiling.reference import CONTEST_OPTIMA, a219158_table
 from puzzlelab.service.answers import SourcedAnswer, clear_answer_sources, register_answer_source
 from puzzlelab.service.app import create_app
+from puzzlelab.service.sources import register_shipped_sources
 
 # One job per puzzle, each solved to optimality in seconds: (puzzle, instance, key).
 JOBS = [
@@ -227,6 +228,7 @@ def test_a_plugged_in_source_is_checked_and_shown(client, solved):
     good = get("coins").solve(get("coins").load("font5x7:C-O"), budget=60)
     entries = [SourcedAnswer("font5x7:C-O", good.value, good.solution, method="bfs"),
                SourcedAnswer("font5x7:A-B", 1, [[0, 0, 1, 1]], method="bfs")]  # wrong: dropped
+    clear_answer_sources("coins")  # the shipped table holds these puzzles too: this test is about its own source
     register_answer_source("coins", "test table", lambda: entries)
     try:
         data = dashboard(client, "coins", font="font5x7")
@@ -240,6 +242,7 @@ def test_a_plugged_in_source_is_checked_and_shown(client, solved):
         assert client.get("/api/records/coins/answer", params={"instance": "font5x7:A-B"}).status_code == 404
     finally:
         clear_answer_sources("coins")
+        register_shipped_sources()
 
 
 # ------------------------------------------------------------ previews
@@ -301,3 +304,24 @@ def test_an_answer_keyed_by_digest_is_rebuilt_from_its_job(client):
     answer = client.get("/api/records/tiling/answer", params={"instance": key}).json()
     assert answer["instance"] == key and answer["verified"] and answer["value"] == job["result"]["value"]
     assert client.get(answer["svg"]).status_code == 200
+
+
+def test_the_shipped_coins_table_is_on_the_dashboard_and_served_checked(client):
+    """The service plugs in the shipped font5x7 table (service/sources.py): every puzzle
+    of it is solved on the dashboard with the table's length, and its answer is served
+    after the checker's replay."""
+    from puzzlelab.puzzles.coins.optimal_table import load_table
+
+    table = load_table("font5x7")
+    font = next(f for f in dashboard(client, "coins")["fonts"] if f["font"] == "font5x7")
+    index = {g: i for i, g in enumerate(font["glyphs"])}
+    entries = list(table.entries())
+    assert len(entries) == len(table) > 0
+    for entry in entries:
+        assert font["ours"][index[entry.start]][index[entry.target]] == entry.moves
+    assert font["counts"]["solved"] >= len(entries)
+    first = entries[0]
+    answer = client.get("/api/records/coins/answer", params={"instance": first.key}).json()
+    assert answer["value"] == first.moves and answer["verified"] and answer["source"].startswith("font5x7 optimal table")
+    moves = client.get("/api/records/coins/answer/export/moves", params={"instance": first.key})
+    assert moves.status_code == 200 and json.loads(moves.text) == first.solution

@@ -46,6 +46,7 @@ from puzzlelab.core.store import Store
 from puzzlelab.service import errors
 from puzzlelab.service.jobs import JobRunner
 from puzzlelab.service.routes import answers, dashboards, health, jobs, page, preview, puzzles, records
+from puzzlelab.service.sources import register_shipped_sources
 
 __all__ = ["create_app", "default_job_memory", "JOB_MEMORY_SHARE", "MIN_JOB_MEMORY_BYTES"]
 
@@ -90,6 +91,7 @@ def create_app(
     app = FastAPI(title="puzzlelab", version=__version__, lifespan=lifespan, description=__doc__)
     app.state.runner = runner
     app.state.store = store
+    register_shipped_sources()
     errors.install(app)
     for module in (puzzles, preview, jobs, answers, dashboards, records, health, page):
         app.include_router(module.router)

@@ -22,8 +22,9 @@ import numpy as np
 
 from puzzlelab.core import parallel
 from puzzlelab.core.result import Budget, Result, Status
-from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
+from puzzlelab.puzzles.tiling.dp import PACKED_MAX_HEIGHT, ColumnDP, DPStopped
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
+from puzzlelab.puzzles.tiling.rows import row_tilings
 from puzzlelab.puzzles.tiling.verify import check_result
 
 __all__ = ["RectangleAnswer", "rectangle_table", "strip_tilings", "table_rows"]
@@ -60,7 +61,10 @@ def _checked(m: int, n: int, count: int, strip_squares: list) -> RectangleAnswer
 
 def strip_tilings(height: int, widths: list[int], max_memory_mb: float = 2000.0) -> dict[int, tuple[int, list]]:
     """One DP sweep of the full height x max(widths) strip: {w: (squares, tiling of the
-    height x w rectangle)}. A batch task: its arguments and answer are plain data."""
+    height x w rectangle)}. A batch task: its arguments and answer are plain data.
+    Past 15 rows the sweep prunes with bounds from smaller rectangles (`rows.py`)."""
+    if height > PACKED_MAX_HEIGHT:
+        return row_tilings(height, widths, max_memory_mb)[0]
     dp = ColumnDP(np.ones((height, max(widths)), dtype=bool), record_flush=True, max_memory_mb=max_memory_mb)
     dp.run()
     answers = {}

@@ -295,3 +295,33 @@ def pack_rows(values, bits, words):
         out[y // per_word] |= np.uint64(values[y]) << np.uint64((y % per_word) * bits)
     return out
 
+
+@numba.njit(cache=True)
+def row_cover_counts(free, largest):
+    """counts[y]: the fewest squares that can meet row y, given only which squares fit.
+    The squares meeting a row cut its free cells into consecutive intervals, and the one
+    starting at column c is at most reach[c] long, the side of the largest free square
+    with left column c that contains the row (largest[t, c] from a top row t <= y that
+    reaches down to y). reach[c + 1] >= reach[c] - 1, so taking the longest interval
+    each time is optimal (interval covering)."""
+    height, width = free.shape
+    counts = np.zeros(height, dtype=np.int64)
+    reach = np.zeros(width, dtype=np.int64)
+    for y in range(height):
+        for c in range(width):
+            best = 0
+            for t in range(y, -1, -1):
+                side = largest[t, c]
+                if side == 0:
+                    break  # (c, t) blocked: no square with left column c spans it
+                if side >= y - t + 1 and side > best:
+                    best = side
+            reach[c] = best
+        c = 0
+        while c < width:
+            if free[y, c]:
+                counts[y] += 1
+                c += reach[c]
+            else:
+                c += 1
+    return counts

@@ -83,16 +83,19 @@ def table_command(
 
 def _resume_rows(ms, ns, done, out_file, **options) -> list:
     """The table one m at a time: entries already in `out_file` are taken from it, the
-    rest computed (`table_rows`), verified and appended before the next m starts."""
-    from puzzlelab.puzzles.tiling.a219158 import append_row
+    rest computed (`table_rows`), verified and appended before the next m starts. The
+    shipped rows 16..20 and the file's entries bound the sweeps of the rows past them."""
+    from puzzlelab.puzzles.tiling.a219158 import append_row, computed_rows
     from puzzlelab.puzzles.tiling.rectangles import table_rows
 
+    known = dict(computed_rows())
     rows = []
     for m in ms:
         missing = [n for n in ns if (m, n) not in done]
         if missing:
             started = time.monotonic()
-            answers = table_rows([m], missing, **options)
+            known.update({(min(a, b), max(a, b)): t for (a, b), t in done.items()})
+            answers = table_rows([m], missing, known=known, **options)
             done.update({(a.m, a.n): a.squares for a in answers})
             append_row(out_file, [(a.m, a.n, a.squares) for a in answers],
                        note=f"m = {m}: exact column DP, each tiling verified ({time.monotonic() - started:.1f} s)")  # fmt: skip

@@ -31,3 +31,24 @@ def test_dp_out_of_time_still_has_a_bound():
     result = run_dp(grid, budget=Budget(0.0))
     assert result.bound is not None and 1 <= result.bound <= result.value
     assert result.stats["bound_source"] in ("row bands", "column bands")
+
+
+def test_row_cover_counts_match_their_definition():
+    """The one-pass deque against the definition: per cell, the largest free square with
+    that left column containing the row; per row, the greedy interval cover."""
+    from puzzlelab.puzzles.tiling.kernels import max_square_table, row_cover_counts
+
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        free = random_grid(rng, int(rng.integers(1, 12)), int(rng.integers(1, 12)), rng.random() * 0.4)
+        largest = max_square_table(free.astype(np.uint8))
+        height, width = free.shape
+        want = []
+        for y in range(height):
+            reach = [max([largest[t, c] for t in range(y + 1) if largest[t, c] >= y - t + 1 and free[t:y + 1, c].all()] or [0])
+                     for c in range(width)]  # fmt: skip
+            count, c = 0, 0
+            while c < width:
+                count, c = (count + 1, c + reach[c]) if free[y, c] else (count, c + 1)
+            want.append(count)
+        assert list(row_cover_counts(free, largest)) == want

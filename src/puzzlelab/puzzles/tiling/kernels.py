@@ -300,28 +300,38 @@ def pack_rows(values, bits, words):
 def row_cover_counts(free, largest):
     """counts[y]: the fewest squares that can meet row y, given only which squares fit.
     The squares meeting a row cut its free cells into consecutive intervals, and the one
-    starting at column c is at most reach[c] long, the side of the largest free square
-    with left column c that contains the row (largest[t, c] from a top row t <= y that
-    reaches down to y). reach[c + 1] >= reach[c] - 1, so taking the longest interval
-    each time is optimal (interval covering)."""
+    starting at column c is at most reach[y, c] long, the side of the largest free square
+    with left column c that contains the row. reach[y, c + 1] >= reach[y, c] - 1, so
+    taking the longest interval each time is optimal (interval covering).
+
+    reach[y, c] is the largest largest[t, c] over the tops t <= y whose square reaches
+    row y; those tops form a window ending at y whose start only moves down as y does
+    (largest[t + 1, c] >= largest[t, c] - 1), so a monotone deque gives every reach of a
+    column in one pass: O(height x width) in all."""
     height, width = free.shape
+    reach = np.zeros((height, width), dtype=np.int64)
+    deque = np.zeros(height, dtype=np.int64)
+    for c in range(width):
+        head, tail = 0, 0
+        for y in range(height):
+            side = largest[y, c]
+            if side == 0:
+                head, tail = 0, 0  # (c, y) blocked: no square with left column c spans it
+                continue
+            while tail > head and largest[deque[tail - 1], c] <= side:
+                tail -= 1  # a top above with a smaller square ends no lower: never the largest
+            deque[tail] = y
+            tail += 1
+            while deque[head] + largest[deque[head], c] <= y:
+                head += 1  # its square ends above row y
+            reach[y, c] = largest[deque[head], c]
     counts = np.zeros(height, dtype=np.int64)
-    reach = np.zeros(width, dtype=np.int64)
     for y in range(height):
-        for c in range(width):
-            best = 0
-            for t in range(y, -1, -1):
-                side = largest[t, c]
-                if side == 0:
-                    break  # (c, t) blocked: no square with left column c spans it
-                if side >= y - t + 1 and side > best:
-                    best = side
-            reach[c] = best
         c = 0
         while c < width:
             if free[y, c]:
                 counts[y] += 1
-                c += reach[c]
+                c += reach[y, c]
             else:
                 c += 1
     return counts

@@ -130,6 +130,10 @@ def test_budget_and_memory_stop_it_and_the_method_falls_back():
     assert info.value.reason == "memory"
     grid = PUZZLE.parse("40x10")
     result = PUZZLE.solve(grid, "dp", budget=0)
-    assert result.status == Status.FEASIBLE and result.verified and result.stats["fallback"] == "greedy"
+    assert result.verified and result.stats["fallback"] == "greedy"
+    # the fallback carries the band bound; here the greedy four 10 x 10 squares meet it
+    assert result.bound == 4 and result.status == Status.OPTIMAL and result.stats["bound_source"] == "row bands"
+    rough = PUZZLE.solve(PUZZLE.parse("13x11"), "dp", budget=0)
+    assert rough.status == Status.FEASIBLE and 1 <= rough.bound < rough.value
     exact = PUZZLE.solve(grid, "dp", budget=60)
     assert exact.status == Status.OPTIMAL and exact.value == exact.bound == a219158_table()[(10, 40)]

@@ -3,6 +3,7 @@ under `puzzlelab tiling`)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -28,15 +29,24 @@ def table_command(
     address: Annotated[
         Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).", envvar="RAY_ADDRESS")
     ] = None,
+    out_file: Annotated[
+        Optional[str],
+        typer.Option("--out", help="Append each finished row m to this `m n T` file; entries it holds are skipped (resume)."),
+    ] = None,
 ) -> None:
     """Print OEIS A219158, the fewest squares tiling an m x n rectangle, as `m n T`
     lines computed by the exact column DP (one run per short side serves every long
     side; the runs are spread over worker processes, or a Ray cluster with --backend
     ray); every tiling is rebuilt and verified before its line is printed.
 
+    With --out FILE the rows are computed one m at a time and each is appended to FILE
+    (an OEIS b-file's layout, `m n T`) once verified; run it again to resume.
+
     Example: puzzlelab tiling table --m 1..15 --n 1..100
+    Example: puzzlelab tiling table --m 16..20 --n 16..100 --out a219158.txt
     """
     from puzzlelab.core.parallel import BACKENDS
+    from puzzlelab.puzzles.tiling.a219158 import read_table_file
     from puzzlelab.puzzles.tiling.dp import DPStopped  # the DP's numba kernels: only for this verb
     from puzzlelab.puzzles.tiling.rectangles import table_rows
 
@@ -48,10 +58,17 @@ def table_command(
                 raise InvalidInstance(f"{name}: sides must be at least 1", name)
         if backend not in BACKENDS:
             raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
+        if out_file is not None:
+            check_output_path(Path(out_file), "--out")
+            done = read_table_file(out_file)
         try:
-            rows = table_rows(
-                ms, ns, budget=budget, max_memory_mb=max_memory_mb, workers=workers or None, backend=backend, address=address
-            )
+            if out_file is not None:
+                rows = _resume_rows(ms, ns, done, out_file, budget=budget, max_memory_mb=max_memory_mb, workers=workers or None,
+                                    backend=backend, address=address)  # fmt: skip
+            else:
+                rows = table_rows(
+                    ms, ns, budget=budget, max_memory_mb=max_memory_mb, workers=workers or None, backend=backend, address=address
+                )
         except DPStopped as stop:
             err.print(f"stopped ({stop.reason}) before the table was complete", markup=False)
             raise typer.Exit(EXIT_NO_ANSWER) from None
@@ -61,7 +78,29 @@ def table_command(
             fail(str(exc))
         out.print("m\tn\tT", markup=False)
         for row in rows:
-            out.print(f"{row.m}\t{row.n}\t{row.squares}", markup=False)
+            out.print(f"{row[0]}\t{row[1]}\t{row[2]}" if isinstance(row, tuple) else f"{row.m}\t{row.n}\t{row.squares}", markup=False)
+
+
+def _resume_rows(ms, ns, done, out_file, **options) -> list:
+    """The table one m at a time: entries already in `out_file` are taken from it, the
+    rest computed (`table_rows`), verified and appended before the next m starts. The
+    shipped rows 16..20 and the file's entries bound the sweeps of the rows past them."""
+    from puzzlelab.puzzles.tiling.a219158 import append_row, computed_rows
+    from puzzlelab.puzzles.tiling.rectangles import table_rows
+
+    known = dict(computed_rows())
+    rows = []
+    for m in ms:
+        missing = [n for n in ns if (m, n) not in done]
+        if missing:
+            started = time.monotonic()
+            known.update({(min(a, b), max(a, b)): t for (a, b), t in done.items()})
+            answers = table_rows([m], missing, known=known, **options)
+            done.update({(a.m, a.n): a.squares for a in answers})
+            append_row(out_file, [(a.m, a.n, a.squares) for a in answers],
+                       note=f"m = {m}: exact column DP, each tiling verified ({time.monotonic() - started:.1f} s)")  # fmt: skip
+        rows.extend((m, n, done[(m, n)]) for n in ns)
+    return rows
 
 
 def contest_server_command(

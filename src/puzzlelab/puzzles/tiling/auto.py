@@ -33,7 +33,7 @@ from puzzlelab.core import parallel
 from puzzlelab.core.parallel import Task
 from puzzlelab.core.result import Budget, Progress, ProgressFn, Result, Status, no_progress
 from puzzlelab.puzzles.tiling.beam import beam_tiling, greedy_tiling, oriented_beam
-from puzzlelab.puzzles.tiling.bounds import lp_lower_bound
+from puzzlelab.puzzles.tiling.bounds import band_lower_bound, lp_lower_bound
 from puzzlelab.puzzles.tiling.cpsat import cpsat_tiling
 from puzzlelab.puzzles.tiling.dp import solve_exact
 from puzzlelab.puzzles.tiling.limits import require_model_fits
@@ -196,6 +196,7 @@ class _Best:
         self.count: int | None = None
         self.squares: list | None = None
         self.bound = 0
+        self.bound_source = "none"
         self.member: str | None = None
         self.heard: dict[str, int | None] = {}
         self.progress, self.on_proven = progress, on_proven
@@ -209,7 +210,8 @@ class _Best:
                 self.count, self.squares, self.member = value.count, value.squares, value.member
         else:
             self.heard[value.member] = value.bound
-        self.bound = max(self.bound, int(value.bound or 0))
+        if int(value.bound or 0) > self.bound:
+            self.bound, self.bound_source = int(value.bound), value.member
         self.progress(Progress(phase="auto", message=str(self.member), best=self.count, stats={"bound": self.bound}))
         if self.count is not None and self.count <= self.bound:
             self.on_proven()  # proven: stop every member now
@@ -249,6 +251,7 @@ def run_auto(
     tasks = _portfolio(format_grid(grid), short, n_workers, margin, seed, cpsat)
     run_budget = budget.sub(seconds=max(0.0, budget.seconds_left() - 0.3))
     best = _Best(progress, run_budget.cancel)
+    best.bound, best.bound_source = band_lower_bound(free)  # never empty, in milliseconds
     for outcome in parallel.run_tasks(
         tasks, workers=n_workers + 1, budget=run_budget, grace=0.2, on_interim=lambda _, v: best.consider(v)
     ):
@@ -264,9 +267,11 @@ def run_auto(
         "members": dict(best.heard),
         "workers": n_workers,
         "short_side": short,
+        "bound_source": best.bound_source,
+        "bound_gap": best.count - best.bound,
     }
     status = Status.OPTIMAL if best.count <= best.bound else Status.FEASIBLE
-    return Result(best.count, format_solution(grid, squares), status, "auto", bound=best.bound or None, stats=stats)
+    return Result(best.count, format_solution(grid, squares), status, "auto", bound=best.bound, stats=stats)
 
 
 def _warm_kernels() -> None:

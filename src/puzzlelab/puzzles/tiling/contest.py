@@ -42,10 +42,13 @@ PENALTY_PER_SECOND = 10
 MIN_SIDE, MAX_SIDE, BLOCKED_SHARE = 20, 40, 0.05
 
 
-def random_puzzle(rng: random.Random) -> Grid:
-    """A contest-like puzzle: sides drawn from 20..40, each cell blocked with chance 5%."""
-    width, height = rng.randint(MIN_SIDE, MAX_SIDE), rng.randint(MIN_SIDE, MAX_SIDE)
-    free = np.array([[rng.random() >= BLOCKED_SHARE for _ in range(width)] for _ in range(height)], dtype=bool)
+def random_puzzle(
+    rng: random.Random, min_side: int = MIN_SIDE, max_side: int = MAX_SIDE, blocked: float = BLOCKED_SHARE
+) -> Grid:
+    """A contest-like puzzle: sides drawn from 20..40, each cell blocked with chance 5%
+    (the practice server's; other sides and shares for the benchmarks' wider fields)."""
+    width, height = rng.randint(min_side, max_side), rng.randint(min_side, max_side)
+    free = np.array([[rng.random() >= blocked for _ in range(width)] for _ in range(height)], dtype=bool)
     if not free.any():
         free[0, 0] = True
     digest = hashlib.sha1(free.tobytes() + bytes([width, height]) + rng.getrandbits(64).to_bytes(8, "big")).hexdigest()

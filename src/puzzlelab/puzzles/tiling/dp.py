@@ -35,6 +35,7 @@ from puzzlelab.puzzles.tiling.sweep import NO_UPPER, PACKED_MAX_HEIGHT, STATE_BY
 __all__ = ["ColumnDP", "DPStopped", "solve_exact", "PACKED_MAX_HEIGHT", "bits_for"]
 
 PROGRESS_EVERY_NS = 250_000_000
+NO_ALLOW = np.full((1, 1), -1, dtype=np.int64)  # the general step without width pruning
 
 
 class DPStopped(Exception):
@@ -57,7 +58,9 @@ class ColumnDP:
     >= 0 (then `deviation` >= 0 limits sizes and `width_cap` the states per column).
     `upper` (packed sweep only): the squares of a known tiling, for the exact branch
     and bound of `packed_sweep` (then peak_states and the flush states count only the
-    states kept, so A242551 and the rectangle table run without it).
+    states kept, so A242551 and the rectangle table run without it). `allow` (general
+    step only, (width, v, v) int64): per column, the most squares a state with least and
+    largest row values a, b may hold (the rectangle rows past 15, `rows.allowance`).
 
     After `run()`: `cost` (squares of the final state), `squares()` (x, y, size) in the
     coordinates of `free`; `peak_states`, `leaves` (derived tilings), `flush` (per
@@ -72,6 +75,7 @@ class ColumnDP:
     packed: bool | None = None
     record_flush: bool = False
     upper: int | None = None
+    allow: np.ndarray | None = None
     peak_states: int = 0
     leaves: int = 0
     memory_bytes: int = 0
@@ -261,6 +265,7 @@ class ColumnDP:
             buf["sq_len"],
             buf["sq"],
             control,
+            NO_ALLOW if self.allow is None else self.allow[x],
         )
         return int(n), int(used)
 

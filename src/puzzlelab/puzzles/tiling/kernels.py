@@ -90,6 +90,7 @@ def general_column_step(
     out_sq_len,
     sq_buffer,
     control,
+    allow,
 ):
     """One column of the DP with states of `words` uint64s, `bits` bits a row.
 
@@ -100,6 +101,10 @@ def general_column_step(
     squares (row << 10 | size) at sq_buffer[out_sq_start[j] : + out_sq_len[j]].
     Returns the states written (n_out) and the buffer entries used, or (-1, 0) when the
     states outgrow the table, (-3, 0) when sq_buffer is full and (-2, 0) when stopped.
+
+    allow[a, b] (exact pruning when allow[0, 0] >= 0, `rectangles.width_allowance`): the
+    most squares a state may have whose least and largest row values are a and b; a
+    state with more cannot end in an optimal tiling of any width asked for.
     """
     one = np.uint64(1)
     height = free_col.shape[0]
@@ -123,7 +128,11 @@ def general_column_step(
     row_stack = np.zeros(height + 1, dtype=np.int64)
     size_stack = np.zeros(height + 1, dtype=np.int64)
     low_stack = np.zeros(height + 1, dtype=np.int64)
+    pruned = allow[0, 0] >= 0
+    allow_most = allow.max()
     for i in range(n_prev):
+        if pruned and prev_cost[i] > allow_most:
+            continue
         # unpack, subtracting one column
         for k in range(words):
             w = prev_states[i, k]
@@ -174,7 +183,11 @@ def general_column_step(
                 leaves += 1
                 if cost < best:
                     best = cost
-                if margin < 0 or cost <= best + margin:
+                keep = margin < 0 or cost <= best + margin
+                if keep and pruned:
+                    least, most = _value_range(cur, height, bits, per_word, field)
+                    keep = cost <= allow[least, most]
+                if keep:
                     h = _hash_words(cur, words) >> np.uint64(shift)
                     while True:
                         slot = table[h]
@@ -248,6 +261,18 @@ def general_column_step(
 
 
 @numba.njit(cache=True, inline="always")
+def _value_range(cur, height, bits, per_word, field):
+    """Least and largest row value of a packed state."""
+    least = np.int64(1) << 40
+    most = np.int64(0)
+    for y in range(height):
+        v = np.int64((cur[y // per_word] >> np.uint64((y % per_word) * bits)) & field)
+        least = min(least, v)
+        most = max(most, v)
+    return least, most
+
+
+@numba.njit(cache=True, inline="always")
 def _place(cur, y, size, bits, per_word):
     v = np.uint64(size)
     for r in range(y, y + size):
@@ -269,3 +294,44 @@ def pack_rows(values, bits, words):
     for y in range(values.shape[0]):
         out[y // per_word] |= np.uint64(values[y]) << np.uint64((y % per_word) * bits)
     return out
+
+
+@numba.njit(cache=True)
+def row_cover_counts(free, largest):
+    """counts[y]: the fewest squares that can meet row y, given only which squares fit.
+    The squares meeting a row cut its free cells into consecutive intervals, and the one
+    starting at column c is at most reach[y, c] long, the side of the largest free square
+    with left column c that contains the row. reach[y, c + 1] >= reach[y, c] - 1, so
+    taking the longest interval each time is optimal (interval covering).
+
+    reach[y, c] is the largest largest[t, c] over the tops t <= y whose square reaches
+    row y; those tops form a window ending at y whose start only moves down as y does
+    (largest[t + 1, c] >= largest[t, c] - 1), so a monotone deque gives every reach of a
+    column in one pass: O(height x width) in all."""
+    height, width = free.shape
+    reach = np.zeros((height, width), dtype=np.int64)
+    deque = np.zeros(height, dtype=np.int64)
+    for c in range(width):
+        head, tail = 0, 0
+        for y in range(height):
+            side = largest[y, c]
+            if side == 0:
+                head, tail = 0, 0  # (c, y) blocked: no square with left column c spans it
+                continue
+            while tail > head and largest[deque[tail - 1], c] <= side:
+                tail -= 1  # a top above with a smaller square ends no lower: never the largest
+            deque[tail] = y
+            tail += 1
+            while deque[head] + largest[deque[head], c] <= y:
+                head += 1  # its square ends above row y
+            reach[y, c] = largest[deque[head], c]
+    counts = np.zeros(height, dtype=np.int64)
+    for y in range(height):
+        c = 0
+        while c < width:
+            if free[y, c]:
+                counts[y] += 1
+                c += reach[y, c]
+            else:
+                c += 1
+    return counts

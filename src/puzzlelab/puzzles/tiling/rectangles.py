@@ -22,8 +22,9 @@ import numpy as np
 
 from puzzlelab.core import parallel
 from puzzlelab.core.result import Budget, Result, Status
-from puzzlelab.puzzles.tiling.dp import ColumnDP, DPStopped
+from puzzlelab.puzzles.tiling.dp import PACKED_MAX_HEIGHT, ColumnDP, DPStopped
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
+from puzzlelab.puzzles.tiling.rows import row_tilings
 from puzzlelab.puzzles.tiling.verify import check_result
 
 __all__ = ["RectangleAnswer", "rectangle_table", "strip_tilings", "table_rows"]
@@ -58,9 +59,15 @@ def _checked(m: int, n: int, count: int, strip_squares: list) -> RectangleAnswer
     return RectangleAnswer(m, n, count, result)
 
 
-def strip_tilings(height: int, widths: list[int], max_memory_mb: float = 2000.0) -> dict[int, tuple[int, list]]:
+def strip_tilings(
+    height: int, widths: list[int], max_memory_mb: float = 2000.0, known: dict | None = None
+) -> dict[int, tuple[int, list]]:
     """One DP sweep of the full height x max(widths) strip: {w: (squares, tiling of the
-    height x w rectangle)}. A batch task: its arguments and answer are plain data."""
+    height x w rectangle)}. A batch task: its arguments and answer are plain data.
+    Past 15 rows the sweep prunes with bounds from smaller rectangles (`rows.py`;
+    `known`: T of rectangles with a short side past 15, for tighter bounds)."""
+    if height > PACKED_MAX_HEIGHT:
+        return row_tilings(height, widths, max_memory_mb, known)[0]
     dp = ColumnDP(np.ones((height, max(widths)), dtype=bool), record_flush=True, max_memory_mb=max_memory_mb)
     dp.run()
     answers = {}
@@ -99,18 +106,20 @@ def table_rows(
     workers: int | None = None,
     backend: str = "local",
     address: str | None = None,
+    known: dict[tuple[int, int], int] | None = None,
 ) -> list[RectangleAnswer]:
     """Verified answers for every (m, n), in the order of ms then ns, with one
     `strip_tilings` task per short side run by `parallel.map` on `backend` ('local'
     worker processes or 'ray' at `address`). Raises DPStopped when a strip did not
-    finish (budget, memory, a lost worker)."""
+    finish (budget, memory, a lost worker). `known`: (short, long) -> T past 15 rows,
+    for the rows sweep's bounds (a wrong value stops it with an error, never a wrong T)."""
     longest = _longest_per_short_side(ms, ns)
     wanted: dict[int, set[int]] = {h: set() for h in longest}
     for m in ms:
         for n in ns:
             wanted[min(m, n)].add(max(m, n))
     heights = sorted(wanted, key=lambda h: -h * longest[h])  # the longest sweeps first
-    items = [(h, sorted(wanted[h]), max_memory_mb) for h in heights]
+    items = [(h, sorted(wanted[h]), max_memory_mb, known) for h in heights]
     outcomes = parallel.map(
         strip_tilings, items, workers=workers, budget=Budget(budget), backend=backend, address=address
     )

@@ -10,6 +10,7 @@ import time
 
 from puzzlelab.core.result import Budget, ProgressFn, Result, Status, no_progress
 from puzzlelab.puzzles.tiling.beam import greedy_tiling
+from puzzlelab.puzzles.tiling.bounds import band_lower_bound
 from puzzlelab.puzzles.tiling.dp import DPStopped, solve_exact
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
 
@@ -20,17 +21,19 @@ def run_dp(
     grid: Grid, *, budget: Budget, progress: ProgressFn = no_progress, seed: int = 0, max_memory_mb: float = 2000.0
 ) -> Result:
     """The `dp` method: exact, or (out of time or memory) the greedy heuristic's answer
-    marked feasible, so a run never ends empty-handed."""
+    marked feasible with the row and column band bound, so a run never ends
+    empty-handed and never without a bound."""
     started = time.perf_counter()
     try:
         count, squares, stats = solve_exact(grid.free(), budget, progress, max_memory_mb)
     except DPStopped as stop:
         count, squares = greedy_tiling(grid.free())
-        stats = {"stopped": stop.reason, "stopped_at_column": stop.column, "fallback": "greedy"}
-        status = Status.FEASIBLE
-        bound = None
+        bound, source = band_lower_bound(grid.free())
+        stats = {"stopped": stop.reason, "stopped_at_column": stop.column, "fallback": "greedy", "bound_source": source}
+        status = Status.OPTIMAL if count <= bound else Status.FEASIBLE
     else:
         status = Status.OPTIMAL
         bound = count
+        stats["bound_source"] = "exact DP"
     stats["seconds"] = round(time.perf_counter() - started, 6)
     return Result(count, format_solution(grid, squares), status, "dp", bound=bound, stats=stats)

@@ -1,0 +1,80 @@
+"""A219158 as files: the resumable `m n T` table the `table --out` verb writes, and the
+rows past 15 this project computed and ships (`data/A219158_m16_20.tsv`).
+
+The `--out` file has the layout of an OEIS b-file, one entry a line (`m n T`, '#'
+lines are comments); the verb appends each row m as soon as all its entries are
+verified, and on a second run skips the entries the file holds, so a stopped run
+resumes at the first row it had not finished.
+
+The shipped rows carry, beside each T, the squares of a tiling of the m x n rectangle
+with T squares; `computed_rows` checks every one with the independent checker when it
+loads them (the upper bound). That T is also the least (the lower bound) rests on the
+exact column DP that found it (`rows.py`); see `data/SOURCES.md`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.result import Result, Status
+from puzzlelab.core.tables import read_tsv
+from puzzlelab.puzzles.tiling.model import Grid, format_solution
+from puzzlelab.puzzles.tiling.verify import check_result
+
+__all__ = ["append_row", "computed_rows", "read_table_file", "squares_text", "parse_squares_text"]
+
+PACKAGE = "puzzlelab.puzzles.tiling"
+COMPUTED = "A219158_m16_20.tsv"
+
+
+def read_table_file(path: str | Path) -> dict[tuple[int, int], int]:
+    """The entries of an `m n T` file ({} when it does not exist yet)."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    if path.is_dir():
+        raise InvalidInstance(f"--out {path}: is a folder; expected a file", "out")
+    entries: dict[tuple[int, int], int] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            raise InvalidInstance(f"--out {path}, line {number}: expected 'm n T' (three numbers), got {line!r}", "out")
+        m, n, t = map(int, parts)
+        entries[(m, n)] = t
+    return entries
+
+
+def append_row(path: str | Path, rows: list[tuple[int, int, int]], note: str = "") -> None:
+    """Append verified entries (m, n, T) to the file, a '#' note first (provenance)."""
+    path = Path(path)
+    with path.open("a", encoding="utf-8") as out:
+        if note:
+            out.write(f"# {note}\n")
+        for m, n, t in rows:
+            out.write(f"{m} {n} {t}\n")
+
+
+def squares_text(squares: list[tuple[int, int, int]]) -> str:
+    """Squares as 'x,y,size' joined by ';' (the shipped tilings' column)."""
+    return ";".join(f"{x},{y},{s}" for x, y, s in squares)
+
+
+def parse_squares_text(text: str) -> list[tuple[int, int, int]]:
+    return [tuple(int(v) for v in part.split(",")) for part in text.split(";") if part]
+
+
+@lru_cache(maxsize=None)
+def computed_rows() -> dict[tuple[int, int], int]:
+    """The shipped rows m = 16..20 (n = 16..100): (m, n) -> T, every tiling checked."""
+    table = {}
+    for row in read_tsv(PACKAGE, COMPUTED):
+        m, n, t = int(row["m"]), int(row["n"]), int(row["T"])
+        squares = parse_squares_text(row["squares"])
+        grid = Grid.rectangle(n, m)
+        check_result(grid, Result(t, format_solution(grid, squares), Status.OPTIMAL, "dp", bound=t))  # WrongAnswer if not
+        table[(m, n)] = t
+    return table

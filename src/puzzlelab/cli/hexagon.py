@@ -260,6 +260,14 @@ def _check_proof_options(n: int, raw: int | None, level: int, *, depth: int, scr
     return raw, levels
 
 
+def _check_certified_options(screen_levels: str | None, screen_method: str, cube_method: str, resplit: int) -> None:
+    """--certified refutes every cube with CaDiCaL at --level: the options that ask for
+    an uncertified refutation (screens, MaxSAT bounds) are refused, naming the option."""
+    for option, asked in (("screen-levels", screen_levels is not None), ("screen-method", screen_method != "sat"), ("cube-method", cube_method != "sat"), ("resplit", resplit != 0)):
+        if asked:
+            raise InvalidInstance(f"{option}: not with --certified (screens and MaxSAT bounds give no certificate; a certified proof refutes every cube with CaDiCaL at --level)", option)
+
+
 def _checkpoint_folder(path: str) -> None:
     """Make the checkpoint's folder and check that the file can be written there, before
     any work (a folder, or a folder that cannot be made, is a clear --checkpoint error;
@@ -318,6 +326,7 @@ def prove(
     backend: Annotated[str, typer.Option(help="local (worker processes) or ray (a Ray cluster).")] = "local",
     address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).")] = None,
     store: Annotated[bool, typer.Option(help="Keep a grid proven optimal (or a better one found) in the records store.")] = True,
+    certified: Annotated[bool, typer.Option(help="Every cube's UNSAT comes with a DRAT proof checked by puzzlelab's own checker (core/drat.py); no screens, no MaxSAT; its own checkpoint.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Prove that no grid of order N scores above RAW: no level-k grid has E - RAW - 1
@@ -337,14 +346,16 @@ def prove(
             raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
         _check_backend_and_budget(backend, budget)
         _check_seconds(grid_budget, "grid-budget")
-        path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}.json"
+        if certified:
+            _check_certified_options(screen_levels, screen_method, cube_method, resplit)
+        path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}{'-certified' if certified else ''}.json"
         _checkpoint_folder(path)
     run_budget = Budget(budget)
     options = dict(
         level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
         screen_method=screen_method, cube_method=cube_method, resplit=resplit, resplit_rounds=resplit_rounds, screen_seconds=screen_seconds or None,
         screen_levels=levels_to_screen, budget=run_budget, checkpoint=path, backend=backend, address=address, grid_budget=grid_budget,
-        progress=_proof_progress(n, level, as_json),
+        progress=_proof_progress(n, level, as_json), certified=certified,
     )
     with user_errors():
         try:

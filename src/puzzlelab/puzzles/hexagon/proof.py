@@ -71,6 +71,11 @@ class ProofReport:
     grid: str | None = None
     message: str = ""
     record: Result | None = None
+    certified: bool = False
+    proof_bytes: int = 0
+    solve_seconds: float = 0.0
+    check_seconds: float = 0.0
+    certificate_failure: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON `prove --json` prints."""
@@ -88,7 +93,10 @@ class ProofReport:
             "seconds": self.seconds,
             "total_seconds": self.total_seconds,
             "checkpoint": self.checkpoint,
+            "certified": self.certified,
         }
+        if self.certified:
+            out.update(proof_bytes=self.proof_bytes, solve_seconds=self.solve_seconds, check_seconds=self.check_seconds, certificate_failure=self.certificate_failure)
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample.to_dict()
         if self.grid is not None:
@@ -129,16 +137,22 @@ def run_proof(
     cube_method, resplit ...) by keyword. `grid_budget`: seconds for the sat search for
     a grid of the claimed score once the bound is proven."""
     bound = edge_count(n) - raw - 1
-    if not screen:
-        screen_levels = ()
+    if not screen or (cube_options.get("certified") and screen_levels is None):
+        screen_levels = ()  # a certified proof has no screens unless asked (and then refuses them)
     elif screen_levels is None:
         screen_levels = tuple(range(1, level))
     summary = prove_below(n, level, bound, budget=budget, checkpoint=checkpoint, progress=progress, screen_levels=tuple(screen_levels), **cube_options)
     report = ProofReport(
         n, raw, level, bound, summary.cubes, summary.refuted, summary.screened, summary.proven, summary.seconds, summary.total_seconds, checkpoint
     )
+    report.certified, report.certificate_failure = summary.certified, summary.certificate_failure
+    report.proof_bytes, report.solve_seconds, report.check_seconds = summary.proof_bytes, summary.solve_seconds, summary.check_seconds
     question = f"no level-{level} grid of order {n} with at most {bound} penalty edges"
-    if summary.counterexample is not None:
+    if summary.certified:
+        question += " (certified: every cube's UNSAT with a checked DRAT proof)"
+    if summary.certificate_failure is not None:
+        report.message = f"not proven: a certificate was refused ({summary.certificate_failure}); {summary.refuted} of {summary.cubes} cubes refuted with checked certificates"
+    elif summary.counterexample is not None:
         _disproved(report, summary.counterexample, grid_budget)
     elif not summary.proven:
         report.message = (
@@ -179,6 +193,11 @@ def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
         f"proven: {question} ({report.cubes} cubes refuted, {report.total_seconds:.0f} s in all), "
         f"so every grid has at least {report.bound + 1} penalty edges and raw score at most {raw}"
     )
+    if report.certified:
+        message += (
+            f"; certificates: {report.proof_bytes / 1e6:.1f} MB of DRAT, {report.solve_seconds:.1f} s solving, "
+            f"{report.check_seconds:.1f} s checking (core.drat), cover checked by it too"
+        )
     found = _grid_of_score(n, raw, grid_budget)
     if not (found.verified and found.value == raw):
         best = "no grid" if not found.verified else f"raw {found.value}"

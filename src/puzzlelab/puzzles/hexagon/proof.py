@@ -23,12 +23,14 @@ from puzzlelab.core.result import Budget, Result, Status, no_progress
 from puzzlelab.puzzles.hexagon.cube_proof import Counterexample, ProofSummary, prove_below
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
-from puzzlelab.puzzles.hexagon.reference import published_arguments
+from puzzlelab.puzzles.hexagon.reference import level_table, published_arguments
 from puzzlelab.puzzles.hexagon.sat import run_sat
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import checked, rule_violation, verify_grid
 
-__all__ = ["run_proof", "check_counterexample", "ProofReport", "CheckedCounterexample"]
+__all__ = ["run_proof", "proof_level", "check_counterexample", "ProofReport", "CheckedCounterexample"]
+
+DEFAULT_LEVEL = 3  # where the published level table cannot tell: n = 8 and 9 were proven there
 
 
 @dataclass
@@ -103,6 +105,21 @@ class ProofReport:
             out["grid"] = self.grid
         out["message"] = self.message
         return out
+
+
+def proof_level(n: int, bound: int) -> int:
+    """The lowest level whose published minimum penalty is above `bound`, so that a
+    proof there can succeed (seed write-up, "Level by Level": the fewer values a level
+    places, the smaller the formula; n = 7 needs level 4, its level-3 minimum 16 being
+    the bound of the claim 325, while n = 11 needs only level 2). DEFAULT_LEVEL where
+    the table has no such level (no row, or a claim beyond every published minimum)."""
+    row = level_table().get(n)
+    if row is None:
+        return DEFAULT_LEVEL
+    for level, minimum in zip((1, 2, 3, 4), row):
+        if minimum > bound:
+            return level
+    return DEFAULT_LEVEL
 
 
 def check_counterexample(n: int, level: int, bound: int, grid: list[int]) -> int:

@@ -28,7 +28,11 @@ import numpy as np
 
 from puzzlelab.core.drat_kernels import BAD_LEMMA, GOAL_FAILED, MALFORMED, NOT_DERIVED, check_drat_kernel, parse_binary_drat
 
-__all__ = ["DratVerdict", "check_drat", "parse_text_drat", "is_binary_drat"]
+__all__ = ["DratVerdict", "check_drat", "parse_text_drat", "is_binary_drat", "MAX_VARIABLE", "NEW_VARIABLES"]
+
+MAX_VARIABLE = (1 << 30) - 1  # literal indices 2v + 1 fit an int32
+NEW_VARIABLES = 1 << 20  # a proof may name variables this far beyond the formula's (extended
+# resolution); past that it is refused rather than sizing the checker's arrays by it
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,9 @@ def _flatten(clauses: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, 
     starts = np.zeros(len(sizes), dtype=np.int64)
     if len(sizes) > 1:
         starts[1:] = np.cumsum(size_array)[:-1]
-    return starts, size_array, np.where(lits > 0, 2 * lits, -2 * lits + 1)
+    if lits.size and np.abs(lits).max() > MAX_VARIABLE:
+        raise ValueError(f"formula: a variable above {MAX_VARIABLE}")
+    return starts, size_array, np.where(lits > 0, 2 * lits, -2 * lits + 1).astype(np.int32)
 
 
 def parse_text_drat(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -103,7 +109,9 @@ def parse_text_drat(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     if current is not None:
         raise ValueError("proof: its last step does not end with 0")
     array = lambda xs: np.asarray(xs, dtype=np.int64)  # noqa: E731
-    return array(kinds), array(starts), array(sizes), array(flat), array(offsets)
+    if flat and max(flat) > 2 * MAX_VARIABLE + 1:
+        raise ValueError(f"a variable above {MAX_VARIABLE}")
+    return array(kinds), array(starts), array(sizes), array(flat).astype(np.int32), array(offsets)
 
 
 def is_binary_drat(proof: bytes) -> bool:
@@ -152,7 +160,10 @@ def check_drat(
     g_steps = np.searchsorted(offsets, np.asarray([at for at, _ in goals], dtype=np.int64), side="left").astype(np.int64)
     if len(g_steps) > 1 and (np.diff(g_steps) < 0).any():
         raise ValueError("goals: expected offsets in ascending order")
-    top = 2 + max(int(f_lits.max(initial=0)), int(p_lits.max(initial=0)), int(g_lits.max(initial=0)))
+    formula_top = max(int(f_lits.max(initial=0)), int(g_lits.max(initial=0)))
+    if int(p_lits.max(initial=0)) > formula_top + 2 * NEW_VARIABLES:
+        return DratVerdict(False, f"the proof names a variable more than {NEW_VARIABLES} beyond the formula's", seconds=time.perf_counter() - t0, proof_bytes=size)
+    top = 2 + max(formula_top, int(p_lits.max(initial=0)))
     nlit = top + (top % 2)
     status, step, rats = check_drat_kernel(f_starts, f_sizes, f_lits, kinds, p_starts, p_sizes, p_lits, nlit, g_steps, g_starts, g_sizes, g_lits, rat)
     deletions = int(kinds.sum())

@@ -1,7 +1,8 @@
 """The numba kernels of the DRAT checker (drat.py is the interface and says why).
 
 Literals are indices: variable v > 0 gives 2v (v true) and 2v + 1 (v false), so a
-literal's negation is `lit ^ 1`. The clause store is flat (`lits`, `start`, `size`,
+literal's negation is `lit ^ 1`; arrays of literals are int32 (a proof of a long
+cube can hold hundreds of millions of them). The clause store is flat (`lits`, `start`, `size`,
 `alive`); each clause of two or more literals has two watch nodes, 2c and 2c + 1,
 watching its literals at positions 0 and 1, linked into one list per literal
 (`head`, `nxt`). Assignments are made at the top level (never undone: a clause that
@@ -31,15 +32,16 @@ def parse_binary_drat(data):
     at = 0
     n = data.shape[0]
     empty = np.zeros(0, np.int64)
+    no_lits = np.zeros(0, np.int32)
     while at < n:  # first pass: count, and reject malformed input
         b = data[at]
         if b != 97 and b != 100:
-            return MALFORMED, empty, empty, empty, empty, empty
+            return MALFORMED, empty, empty, empty, no_lits, empty
         at += 1
         steps += 1
         while True:
             if at >= n:
-                return MALFORMED, empty, empty, empty, empty, empty
+                return MALFORMED, empty, empty, empty, no_lits, empty
             if data[at] == 0:
                 at += 1
                 break
@@ -47,20 +49,20 @@ def parse_binary_drat(data):
             shift = 0
             while True:
                 if at >= n or shift > 56:
-                    return MALFORMED, empty, empty, empty, empty, empty
+                    return MALFORMED, empty, empty, empty, no_lits, empty
                 b = data[at]
                 at += 1
                 value |= np.int64(b & 127) << shift
                 shift += 7
                 if b < 128:
                     break
-            if value < 2 or value > (1 << 31):
-                return MALFORMED, empty, empty, empty, empty, empty
+            if value < 2 or value > (1 << 31) - 1:
+                return MALFORMED, empty, empty, empty, no_lits, empty
             nlits += 1
     kinds = np.zeros(steps, np.int64)
     starts = np.zeros(steps, np.int64)
     sizes = np.zeros(steps, np.int64)
-    lits = np.zeros(nlits, np.int64)
+    lits = np.zeros(nlits, np.int32)
     offsets = np.zeros(steps, np.int64)
     at = 0
     s = 0
@@ -289,7 +291,7 @@ def check_drat_kernel(f_starts, f_sizes, f_lits, kinds, p_starts, p_sizes, p_lit
     Returns (status, step, rat_lemmas)."""
     nf = f_starts.shape[0]
     cap = nf + p_starts.shape[0]
-    lits = np.zeros(f_lits.shape[0] + p_lits.shape[0], np.int64)
+    lits = np.zeros(f_lits.shape[0] + p_lits.shape[0], np.int32)
     start = np.zeros(cap, np.int64)
     size = np.zeros(cap, np.int64)
     alive = np.zeros(cap, np.bool_)
@@ -311,7 +313,7 @@ def check_drat_kernel(f_starts, f_sizes, f_lits, kinds, p_starts, p_sizes, p_lit
         widest = max(widest, f_sizes[i])
     for i in range(p_sizes.shape[0]):
         widest = max(widest, p_sizes[i])
-    work = np.zeros(2 * widest, np.int64)
+    work = np.zeros(2 * widest, np.int32)
     used = 0
     top = 0
     conflict = False

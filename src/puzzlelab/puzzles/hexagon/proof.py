@@ -182,23 +182,29 @@ def run_proof(
 
 
 def _disproved(report: ProofReport, counterexample: Counterexample, grid_budget: float) -> None:
-    """The claim fails: check the level grid, complete it to a whole grid and verify it;
-    a whole grid above the claim is kept as a record."""
+    """A cube holds a level grid within the bound: check it, complete it to a whole grid
+    and verify that. A whole grid above the claim disproves it (kept as a record);
+    otherwise the claim is not settled: the level is too low to prove it (n = 7 at
+    level 3, whose minimum 16 is the bound of the claim 325), and a higher --level may."""
     n, level = report.n, report.level
     level_pen = check_counterexample(n, level, report.bound, counterexample.grid)
-    report.settled = True
     report.counterexample = checked_example = CheckedCounterexample(level_pen, counterexample.pattern)
-    message = f"claim fails: a level-{level} grid with {level_pen} penalty edges exists (checked)"
+    found = f"a level-{level} grid with {level_pen} penalty edges exists (checked)"
     full, _ = complete_partial(n, [min(int(v), level + 1) for v in counterexample.grid], level, Budget(grid_budget))
     text = format_grid(n, full)
     verdict = verify_grid(HexInstance(n), text)
     if verdict.ok:
         checked_example.raw, checked_example.grid = verdict.value, text
-        message += f"; completed to a verified grid of raw {verdict.value}"
-        if verdict.value > report.claim_raw:
-            message += f", above the claimed {report.claim_raw}"
-            report.record = Result(verdict.value, text, Status.FEASIBLE, "prove", bound=None, stats={"found_by": "cube counterexample"}, verdict=verdict)
-    report.message = message
+    if verdict.ok and verdict.value > report.claim_raw:
+        report.settled = True
+        report.message = f"claim fails: {found}; completed to a verified grid of raw {verdict.value}, above the claimed {report.claim_raw}"
+        report.record = Result(verdict.value, text, Status.FEASIBLE, "prove", bound=None, stats={"found_by": "cube counterexample"}, verdict=verdict)
+        return
+    completed = f"completed, it scores raw {verdict.value}" if verdict.ok else "it was not completed to a whole grid"
+    report.message = (
+        f"not settled at level {level}: {found}, within the bound {report.bound}, so level {level} cannot prove "
+        f"raw {report.claim_raw} optimal ({completed}); try a higher --level (5 = the whole puzzle)"
+    )
 
 
 def _proven(report: ProofReport, question: str, grid_budget: float) -> None:

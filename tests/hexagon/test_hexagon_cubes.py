@@ -239,3 +239,28 @@ def test_the_cover_check_accepts_the_cubes_and_catches_a_missing_one():
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         holding = next(c for c in cubes if solver.solve(assumptions=[enc.x(cell, 1) if b == "1" else -enc.x(cell, 1) for cell, b in zip(cells, c)]))
     assert uncovered_pattern(6, 3, bound, "lex", [c for c in cubes if c != holding]) == holding
+
+
+def test_the_default_level_is_the_lowest_that_can_prove_the_claim():
+    """From the published level table: n = 7 needs level 4 (its level-3 minimum, 16, is
+    the bound of 325), n = 8 and 9 level 3, n = 11 level 2, n = 3 level 2."""
+    from puzzlelab.puzzles.hexagon.proof import proof_level
+    from puzzlelab.puzzles.hexagon.reference import published_raw
+
+    levels = {n: proof_level(n, edge_count(n) - published_raw(n) - 1) for n in (3, 4, 7, 8, 9, 11)}
+    assert levels == {3: 2, 4: 3, 7: 4, 8: 3, 9: 3, 11: 2}
+    for n, level in levels.items():
+        bound = edge_count(n) - published_raw(n) - 1
+        minimum = level_table()[n][min(level, 4) - 1]
+        assert minimum > bound and (level == 1 or level_table()[n][level - 2] <= bound)
+
+
+def test_a_level_too_low_leaves_the_claim_unsettled(tmp_path):
+    """n = 4 at level 2: level-2 grids with 2 penalties exist, the bound of the true claim
+    87; that is no counterexample to 87, so the run exits 1 and says to go higher."""
+    result = runner.invoke(cli.app, ["hexagon", "prove", "4", "--level", "2", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(tmp_path / "l2.json"), "--json"])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert not data["settled"] and not data["proven"] and data["counterexample"]["level_penalty"] <= 2
+    assert data["message"].startswith("not settled at level 2") and "higher --level" in data["message"]
+    assert data["counterexample"]["raw"] <= 87

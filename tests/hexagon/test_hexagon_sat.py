@@ -102,6 +102,17 @@ def test_target_stops_early_and_bad_options_are_refused():
         PUZZLE.solve(HexInstance(5), "sat", **{"break": 3})
 
 
+def test_unrestricted_sat_above_order_6_starts_from_the_published_arguments():
+    """n = 7: the published arguments' run reaches 325 in seconds and the unrestricted
+    search goes on from its grid (unrestricted from scratch: 305 after 180 s here);
+    --no-published-start leaves it out."""
+    result = PUZZLE.solve(HexInstance(7), "sat", budget=120, target=325)
+    assert result.verified and result.value == 325
+    assert result.stats["started_from"].startswith("published arguments --ring 4 --inner 1: raw 325")
+    plain = PUZZLE.solve(HexInstance(7), "sat", budget=3, target=325, published_start=False)
+    assert "started_from" not in plain.stats
+
+
 def test_budget_ends_with_the_best_so_far():
     result = PUZZLE.solve(HexInstance(9), "sat", budget=3)
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)

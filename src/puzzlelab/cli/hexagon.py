@@ -37,7 +37,7 @@ from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
 from puzzlelab.puzzles.hexagon.completion import split_sixes
 from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_solutions, level_minimum
 from puzzlelab.puzzles.hexagon.model import MAX_ORDER, HexInstance, edge_count, format_grid, grid_values, hexagon, parse_grids
-from puzzlelab.puzzles.hexagon.proof import run_proof
+from puzzlelab.puzzles.hexagon.proof import proof_level, run_proof
 from puzzlelab.puzzles.hexagon.reference import level_table, published_raw
 from puzzlelab.puzzles.hexagon.refute import REFUTE_METHODS
 
@@ -222,13 +222,13 @@ def batch(
     raise typer.Exit(EXIT_OK if not missed else EXIT_NO_ANSWER)
 
 
-def _check_proof_options(n: int, raw: int | None, level: int, *, depth: int, screen_conflicts: int, screen_method: str, cube_method: str,
-                         screen_seconds: float, resplit_rounds: int, resplit: int, screen_levels: str | None) -> tuple[int, tuple[int, ...] | None]:
-    """(the claimed raw score, the levels to screen at or None for all), or
-    InvalidInstance naming the first bad option."""
+def _check_proof_options(n: int, raw: int | None, level: int | None, *, depth: int, screen_conflicts: int, screen_method: str, cube_method: str,
+                         screen_seconds: float, resplit_rounds: int, resplit: int, screen_levels: str | None) -> tuple[int, int, tuple[int, ...] | None]:
+    """(the claimed raw score, the level (proof.proof_level's when not given), the
+    levels to screen at or None for all), or InvalidInstance naming the first bad option."""
     if not 2 <= n <= MAX_ORDER:
         raise InvalidInstance(f"n: expected an order between 2 and {MAX_ORDER}", "n")
-    if not 1 <= level <= 5:
+    if level is not None and not 1 <= level <= 5:
         raise InvalidInstance(f"level: expected 1..5, got {level}", "level")
     if raw is None:
         raw = published_raw(n)
@@ -236,6 +236,8 @@ def _check_proof_options(n: int, raw: int | None, level: int, *, depth: int, scr
             raise InvalidInstance(f"raw: no published score for n = {n}; give the claim with --raw", "raw")
     if not 0 <= raw < edge_count(n):
         raise InvalidInstance(f"raw: expected 0 <= raw < {edge_count(n)} (the edge count bounds every score), got {raw}", "raw")
+    if level is None:
+        level = proof_level(n, edge_count(n) - raw - 1)
     if depth < 1:
         raise InvalidInstance(f"depth: expected at least 1 cell, got {depth}", "depth")
     if screen_conflicts < 1:
@@ -250,14 +252,22 @@ def _check_proof_options(n: int, raw: int | None, level: int, *, depth: int, scr
     if resplit < 0:
         raise InvalidInstance(f"resplit: expected 0 (none) or a number of cells, got {resplit}", "resplit")
     if screen_levels is None:
-        return raw, None
+        return raw, level, None
     try:
         levels = tuple(int(part) for part in screen_levels.replace(" ", "").split(",") if part)
     except ValueError:
         levels = ()
     if not levels or any(not 1 <= at < level for at in levels):
         raise InvalidInstance(f"screen-levels: expected comma-separated levels in 1..{level - 1}, got {screen_levels!r}", "screen-levels")
-    return raw, levels
+    return raw, level, levels
+
+
+def _check_certified_options(screen_levels: str | None, screen_method: str, cube_method: str, resplit: int) -> None:
+    """--certified refutes every cube with CaDiCaL at --level: the options that ask for
+    an uncertified refutation (screens, MaxSAT bounds) are refused, naming the option."""
+    for option, asked in (("screen-levels", screen_levels is not None), ("screen-method", screen_method != "sat"), ("cube-method", cube_method != "sat"), ("resplit", resplit != 0)):
+        if asked:
+            raise InvalidInstance(f"{option}: not with --certified (screens and MaxSAT bounds give no certificate; a certified proof refutes every cube with CaDiCaL at --level)", option)
 
 
 def _checkpoint_folder(path: str) -> None:
@@ -300,7 +310,7 @@ def _cancel_on_interrupt(budget: Budget) -> Callable[[int], None]:
 def prove(
     n: Annotated[int, typer.Argument(help="Order of the hexagon.")],
     raw: Annotated[Optional[int], typer.Option(help="Claim: no grid scores above this raw score (default: the published best).")] = None,
-    level: Annotated[int, typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle.")] = 3,
+    level: Annotated[Optional[int], typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle. Default: the lowest level whose published minimum is above the bound (n = 7: 4; n = 8, 9, 10: 3; n = 11: 2), else 3.", show_default=False)] = None,
     depth: Annotated[int, typer.Option(help="Cells nearest the centre whose 1s the cubes decide (more: more, smaller cubes).")] = 14,
     workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
     split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; refute.SPLIT_CONFLICTS).")] = 100_000,
@@ -318,6 +328,7 @@ def prove(
     backend: Annotated[str, typer.Option(help="local (worker processes) or ray (a Ray cluster).")] = "local",
     address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).")] = None,
     store: Annotated[bool, typer.Option(help="Keep a grid proven optimal (or a better one found) in the records store.")] = True,
+    certified: Annotated[bool, typer.Option(help="Every cube's UNSAT comes with a DRAT proof checked by puzzlelab's own checker (core/drat.py); no screens, no MaxSAT; its own checkpoint.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Prove that no grid of order N scores above RAW: no level-k grid has E - RAW - 1
@@ -326,10 +337,10 @@ def prove(
     the same command resumes. Exit 0: proven (or a counterexample found and verified),
     1: not finished, 2: bad input.
 
-    Example: puzzlelab hexagon prove 7 --raw 325 --level 3 --workers 2
+    Example: puzzlelab hexagon prove 7 --workers 2
     """
     with user_errors():
-        raw, levels_to_screen = _check_proof_options(
+        raw, level, levels_to_screen = _check_proof_options(
             n, raw, level, depth=depth, screen_conflicts=screen_conflicts, screen_method=screen_method, cube_method=cube_method,
             screen_seconds=screen_seconds, resplit_rounds=resplit_rounds, resplit=resplit, screen_levels=screen_levels,
         )
@@ -337,14 +348,16 @@ def prove(
             raise InvalidInstance(f"split-conflicts: expected 0 (never) or a number of conflicts, got {split_conflicts}", "split-conflicts")
         _check_backend_and_budget(backend, budget)
         _check_seconds(grid_budget, "grid-budget")
-        path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}.json"
+        if certified:
+            _check_certified_options(screen_levels, screen_method, cube_method, resplit)
+        path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}{'-certified' if certified else ''}.json"
         _checkpoint_folder(path)
     run_budget = Budget(budget)
     options = dict(
         level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
         screen_method=screen_method, cube_method=cube_method, resplit=resplit, resplit_rounds=resplit_rounds, screen_seconds=screen_seconds or None,
         screen_levels=levels_to_screen, budget=run_budget, checkpoint=path, backend=backend, address=address, grid_budget=grid_budget,
-        progress=_proof_progress(n, level, as_json),
+        progress=_proof_progress(n, level, as_json), certified=certified,
     )
     with user_errors():
         try:

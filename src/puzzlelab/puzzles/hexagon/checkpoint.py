@@ -33,6 +33,7 @@ class Checkpoint:
         self.refuted: set[str] = set()
         self.seconds = 0.0
         self.screened: list[list[float]] = []
+        self.certificates: dict[str, list[float]] = {}  # certified: cube -> [solve s, proof bytes, check s]
         if self.path is not None and self.path.exists():
             self._load()
 
@@ -50,11 +51,15 @@ class Checkpoint:
         if not isinstance(data, dict) or "cubes" not in data:
             raise ValueError(f"{where}: not a proof checkpoint (JSON of another kind: {type(data).__name__} without 'cubes')")
         theirs = {k: data.get(k) for k in self.question}
+        if bool(data.get("certified")) != bool(self.question.get("certified")):  # never mix trusted refutations into a certified proof
+            kinds = ("uncertified", "certified")
+            raise ValueError(f"{where}: it is a {kinds[bool(data.get('certified'))]} proof's checkpoint, and this run is {kinds[bool(self.question.get('certified'))]}")
         if data.get("version") != CHECKPOINT_VERSION or theirs != self.question:
             shown = {k: v if isinstance(v, (int, float, str, type(None))) and len(str(v)) <= 40 else "..." for k, v in theirs.items()}
             raise ValueError(f"{where}: it belongs to another question {shown}, not {self.question}")
         try:
             self.cubes, self.refuted, self.seconds, self.screened = _contents(data)
+            self.certificates = _certificates(data)
         except (TypeError, ValueError, OverflowError, IndexError) as exc:
             raise ValueError(f"{where}: a malformed proof checkpoint ({' '.join(str(exc).split())[:120]})") from None
 
@@ -64,6 +69,8 @@ class Checkpoint:
             return
         data = dict(self.question, version=CHECKPOINT_VERSION, seconds=round(self.seconds + spent, 1))
         data.update(cubes=self.cubes, refuted=sorted(self.refuted), screened=self.screened, proven=self.proven)
+        if self.certificates:
+            data["certificates"] = {c: v for c, v in self.certificates.items() if c in self.refuted}
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         try:
             tmp.write_text(json.dumps(data))
@@ -127,3 +134,15 @@ def _contents(data: dict[str, Any]) -> tuple[list[str], set[str], float, list[li
     ):
         raise TypeError("screened: expected a list of [level, conflicts, ...] numbers")
     return list(cubes), set(refuted) & set(cubes), float(seconds), [[int(done[0]), int(done[1]), *map(float, done[2:])] for done in screened]
+
+
+def _certificates(data: dict[str, Any]) -> dict[str, list[float]]:
+    """A certified checkpoint's figures per refuted cube: [solve seconds, proof bytes,
+    check seconds] (TypeError when malformed)."""
+    found = data.get("certificates", {})
+    if not isinstance(found, dict) or not all(
+        isinstance(k, str) and isinstance(v, list) and len(v) == 3 and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v)
+        for k, v in found.items()
+    ):
+        raise TypeError("certificates: expected cube -> [solve seconds, proof bytes, check seconds]")
+    return {k: [float(v[0]), int(v[1]), float(v[2])] for k, v in found.items()}

@@ -56,7 +56,9 @@ class CubeOptions:
     core-guided bound per cube, capped at `screen_seconds` if given); `cube_method` the
     same choice at the proof's level; `resplit` > 0 first splits every open cube that
     many cells deeper and screens the pieces, `resplit_rounds` times at most; the tasks
-    run on `workers` local processes or a Ray cluster (`backend`, `address`)."""
+    run on `workers` local processes or a Ray cluster (`backend`, `address`);
+    `certified`: every refutation comes with a DRAT proof that core.drat checks
+    (certify.py), at the proof's level only (screens and MaxSAT give no certificate)."""
 
     depth: int = 14
     symmetry: str = "lex"
@@ -71,6 +73,7 @@ class CubeOptions:
     screen_seconds: float | None = None
     backend: str = "local"
     address: str | None = None
+    certified: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,9 @@ class Counterexample(FieldsByName):
 class ProofSummary(FieldsByName):
     """Where a proof stands: cubes, refuted, open, screened (refuted by the lower levels
     in this run), proven, a counterexample, seconds (this run) and total_seconds (all
-    runs of the checkpoint); cover_checked once the cover check has passed."""
+    runs of the checkpoint); cover_checked once the cover check has passed. Certified:
+    proof_bytes, solve_seconds and check_seconds summed over the refuted cubes' DRAT
+    certificates (all runs), and certificate_failure when one was refused."""
 
     n: int
     level: int
@@ -101,6 +106,11 @@ class ProofSummary(FieldsByName):
     seconds: float = 0.0
     total_seconds: float = 0.0
     cover_checked: bool = False
+    certified: bool = False
+    proof_bytes: int = 0
+    solve_seconds: float = 0.0
+    check_seconds: float = 0.0
+    certificate_failure: str | None = None
 
 
 def guided_runs(cubes: list[str], workers: int) -> list[list[str]]:
@@ -136,8 +146,8 @@ def resplit_open(state: Checkpoint, n: int, level: int, bound: int, symmetry: st
     return len(todo)
 
 
-def _refute_task(n, level, bound, symmetry, patterns, split_conflicts, method, *, budget, interim) -> RefuteOutcome:
-    return refute_cubes(n, level, bound, symmetry, patterns, split_conflicts=split_conflicts, method=method, budget=budget, interim=interim)
+def _refute_task(n, level, bound, symmetry, patterns, split_conflicts, method, certified, *, budget, interim) -> RefuteOutcome:
+    return refute_cubes(n, level, bound, symmetry, patterns, split_conflicts=split_conflicts, method=method, budget=budget, interim=interim, certified=certified)
 
 
 def _screen_task(n, level, bound, patterns, conflicts, method, seconds, *, budget, interim) -> ScreenOutcome:
@@ -145,7 +155,8 @@ def _screen_task(n, level, bound, patterns, conflicts, method, seconds, *, budge
 
 
 def _found_grid(outcome: Outcome) -> bool:
-    return isinstance(outcome.value, RefuteOutcome) and outcome.value.grid is not None
+    """A counterexample, or a refused certificate: either ends the run."""
+    return isinstance(outcome.value, RefuteOutcome) and (outcome.value.grid is not None or outcome.value.certificate_failure is not None)
 
 
 class CubeProof:
@@ -158,12 +169,14 @@ class CubeProof:
         self.started = time.perf_counter()
         _, clauses = proof_formula(n, level, bound, options.symmetry)
         question = {"n": n, "level": level, "bound": bound, "depth": options.depth, "symmetry": options.symmetry, "digest": formula_digest(clauses)}
+        if options.certified:  # a certified proof keeps its own checkpoint: no trusted refutation counts
+            question["certified"] = True
         del clauses
         self.state = Checkpoint(checkpoint, question)
         if self.state.cubes is None:
             self.state.cubes = enumerate_cubes(n, level, bound, options.depth, options.symmetry)
             self.state.save()
-        self.summary = ProofSummary(n, level, bound, options.depth, cubes=len(self.state.cubes))
+        self.summary = ProofSummary(n, level, bound, options.depth, cubes=len(self.state.cubes), certified=options.certified)
         self.workers = max(1, options.workers or default_workers())
         self.last_save = time.perf_counter()
 
@@ -174,12 +187,14 @@ class CubeProof:
         try:
             if any(not 1 <= at < self.level for at in self.options.screen_levels):
                 raise ValueError(f"screen levels must lie in 1..{self.level - 1}, got {self.options.screen_levels}")
+            if self.options.certified and (self.options.screen_levels or self.options.resplit or self.options.cube_method != "sat"):
+                raise ValueError("certified: screens, resplit screening and MaxSAT give no certificate; a certified proof refutes every cube with CaDiCaL at its own level")
             self._screen_rounds()
             self._refute_rounds()
         finally:
             self.state.save(self.elapsed())
         if self.state.proven:
-            gap = uncovered_pattern(self.n, self.level, self.bound, self.options.symmetry, self.state.cubes)
+            gap = uncovered_pattern(self.n, self.level, self.bound, self.options.symmetry, self.state.cubes, certified=self.options.certified)
             if gap is not None:
                 raise ValueError(f"checkpoint {self.checkpoint}: its cubes leave the pattern {gap} uncovered, so refuting them proves nothing")
             self.summary.cover_checked = True
@@ -195,6 +210,11 @@ class CubeProof:
         summary.open, summary.proven = summary.cubes - summary.refuted, state.proven
         summary.seconds = round(self.elapsed(), 1)
         summary.total_seconds = round(state.seconds + summary.seconds, 1)
+        if summary.certified:
+            kept = [state.certificates[c] for c in state.refuted if c in state.certificates]
+            summary.solve_seconds = round(sum(k[0] for k in kept), 2)
+            summary.proof_bytes = int(sum(k[1] for k in kept))
+            summary.check_seconds = round(sum(k[2] for k in kept), 2)
         if self.progress is not None:
             self.progress(replace(summary))
 
@@ -207,6 +227,8 @@ class CubeProof:
         self.report()
 
     def _on_interim(self, _index: int, value: Refuted) -> None:
+        if value.certificate is not None:
+            self.state.certificates[value.refuted] = value.certificate
         self.record([value.refuted])
 
     def _answers(self, tasks: list[Task], stop_when: Callable[[Outcome], bool] | None = None) -> Iterator[Any]:
@@ -254,10 +276,10 @@ class CubeProof:
         (budget over, workers failing) ends the run, and so does a counterexample."""
         o = self.options
         arguments = (self.n, self.level, self.bound, o.symmetry)
-        while not self.state.proven and self.summary.counterexample is None and not self.budget.expired():
+        while not self.state.proven and self.summary.counterexample is None and self.summary.certificate_failure is None and not self.budget.expired():
             before = (len(self.state.refuted), len(self.state.cubes))
             runs = guided_runs(self.state.open_cubes(), self.workers)
-            tasks = [Task(_refute_task, (*arguments, run, o.split_conflicts, o.cube_method), name=f"cubes {i}", context=True) for i, run in enumerate(runs)]
+            tasks = [Task(_refute_task, (*arguments, run, o.split_conflicts, o.cube_method, o.certified), name=f"cubes {i}", context=True) for i, run in enumerate(runs)]
             for value in self._answers(tasks, stop_when=_found_grid):
                 if isinstance(value, RefuteOutcome):
                     self._absorb(value)
@@ -267,6 +289,9 @@ class CubeProof:
     def _absorb(self, value: RefuteOutcome) -> None:
         for parent, children in value.split.items():
             self.state.split(parent, children)
+        self.state.certificates.update(value.certificates)
+        if value.certificate_failure is not None and self.summary.certificate_failure is None:
+            self.summary.certificate_failure = value.certificate_failure
         self.record(value.refuted)
         if value.grid is not None and self.summary.counterexample is None:
             self.summary.counterexample = Counterexample(value.pattern, value.grid)

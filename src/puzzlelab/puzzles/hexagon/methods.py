@@ -21,6 +21,12 @@ SAT_OPTIONS = (
     Option("encoding", "str", DEFAULT_ENCODING, "PySAT cardinality encoding of the penalty bound", choices=ENCODINGS),
     Option("symmetry", "str", "lex", "sound symmetry breaking: lex = one grid per orbit of the 12 symmetries (lex-leader), centre = the centre or its right neighbour holds 1, none; off with --break", choices=SYMMETRY_CHOICES),
     Option("target", "int", None, "stop once this raw score is reached", minimum=0),
+    Option(
+        "published_start",
+        "bool",
+        True,
+        "unrestricted runs of order 7 and up first run the published arguments (ring, inner, break) and go on from their grid (n = 7: 325 in seconds); off: from the first SAT answer",
+    ),
 )
 
 BEAM_OPTIONS = (

@@ -23,12 +23,14 @@ from puzzlelab.core.result import Budget, Result, Status, no_progress
 from puzzlelab.puzzles.hexagon.cube_proof import Counterexample, ProofSummary, prove_below
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
-from puzzlelab.puzzles.hexagon.reference import published_arguments
+from puzzlelab.puzzles.hexagon.reference import level_table, published_arguments
 from puzzlelab.puzzles.hexagon.sat import run_sat
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import checked, rule_violation, verify_grid
 
-__all__ = ["run_proof", "check_counterexample", "ProofReport", "CheckedCounterexample"]
+__all__ = ["run_proof", "proof_level", "check_counterexample", "ProofReport", "CheckedCounterexample"]
+
+DEFAULT_LEVEL = 3  # where the published level table cannot tell: n = 8 and 9 were proven there
 
 
 @dataclass
@@ -71,6 +73,11 @@ class ProofReport:
     grid: str | None = None
     message: str = ""
     record: Result | None = None
+    certified: bool = False
+    proof_bytes: int = 0
+    solve_seconds: float = 0.0
+    check_seconds: float = 0.0
+    certificate_failure: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON `prove --json` prints."""
@@ -88,13 +95,31 @@ class ProofReport:
             "seconds": self.seconds,
             "total_seconds": self.total_seconds,
             "checkpoint": self.checkpoint,
+            "certified": self.certified,
         }
+        if self.certified:
+            out.update(proof_bytes=self.proof_bytes, solve_seconds=self.solve_seconds, check_seconds=self.check_seconds, certificate_failure=self.certificate_failure)
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample.to_dict()
         if self.grid is not None:
             out["grid"] = self.grid
         out["message"] = self.message
         return out
+
+
+def proof_level(n: int, bound: int) -> int:
+    """The lowest level whose published minimum penalty is above `bound`, so that a
+    proof there can succeed (seed write-up, "Level by Level": the fewer values a level
+    places, the smaller the formula; n = 7 needs level 4, its level-3 minimum 16 being
+    the bound of the claim 325, while n = 11 needs only level 2). DEFAULT_LEVEL where
+    the table has no such level (no row, or a claim beyond every published minimum)."""
+    row = level_table().get(n)
+    if row is None:
+        return DEFAULT_LEVEL
+    for level, minimum in zip((1, 2, 3, 4), row):
+        if minimum > bound:
+            return level
+    return DEFAULT_LEVEL
 
 
 def check_counterexample(n: int, level: int, bound: int, grid: list[int]) -> int:
@@ -129,16 +154,22 @@ def run_proof(
     cube_method, resplit ...) by keyword. `grid_budget`: seconds for the sat search for
     a grid of the claimed score once the bound is proven."""
     bound = edge_count(n) - raw - 1
-    if not screen:
-        screen_levels = ()
+    if not screen or (cube_options.get("certified") and screen_levels is None):
+        screen_levels = ()  # a certified proof has no screens unless asked (and then refuses them)
     elif screen_levels is None:
         screen_levels = tuple(range(1, level))
     summary = prove_below(n, level, bound, budget=budget, checkpoint=checkpoint, progress=progress, screen_levels=tuple(screen_levels), **cube_options)
     report = ProofReport(
         n, raw, level, bound, summary.cubes, summary.refuted, summary.screened, summary.proven, summary.seconds, summary.total_seconds, checkpoint
     )
+    report.certified, report.certificate_failure = summary.certified, summary.certificate_failure
+    report.proof_bytes, report.solve_seconds, report.check_seconds = summary.proof_bytes, summary.solve_seconds, summary.check_seconds
     question = f"no level-{level} grid of order {n} with at most {bound} penalty edges"
-    if summary.counterexample is not None:
+    if summary.certified:
+        question += " (certified: every cube's UNSAT with a checked DRAT proof)"
+    if summary.certificate_failure is not None:
+        report.message = f"not proven: a certificate was refused ({summary.certificate_failure}); {summary.refuted} of {summary.cubes} cubes refuted with checked certificates"
+    elif summary.counterexample is not None:
         _disproved(report, summary.counterexample, grid_budget)
     elif not summary.proven:
         report.message = (
@@ -151,23 +182,29 @@ def run_proof(
 
 
 def _disproved(report: ProofReport, counterexample: Counterexample, grid_budget: float) -> None:
-    """The claim fails: check the level grid, complete it to a whole grid and verify it;
-    a whole grid above the claim is kept as a record."""
+    """A cube holds a level grid within the bound: check it, complete it to a whole grid
+    and verify that. A whole grid above the claim disproves it (kept as a record);
+    otherwise the claim is not settled: the level is too low to prove it (n = 7 at
+    level 3, whose minimum 16 is the bound of the claim 325), and a higher --level may."""
     n, level = report.n, report.level
     level_pen = check_counterexample(n, level, report.bound, counterexample.grid)
-    report.settled = True
     report.counterexample = checked_example = CheckedCounterexample(level_pen, counterexample.pattern)
-    message = f"claim fails: a level-{level} grid with {level_pen} penalty edges exists (checked)"
+    found = f"a level-{level} grid with {level_pen} penalty edges exists (checked)"
     full, _ = complete_partial(n, [min(int(v), level + 1) for v in counterexample.grid], level, Budget(grid_budget))
     text = format_grid(n, full)
     verdict = verify_grid(HexInstance(n), text)
     if verdict.ok:
         checked_example.raw, checked_example.grid = verdict.value, text
-        message += f"; completed to a verified grid of raw {verdict.value}"
-        if verdict.value > report.claim_raw:
-            message += f", above the claimed {report.claim_raw}"
-            report.record = Result(verdict.value, text, Status.FEASIBLE, "prove", bound=None, stats={"found_by": "cube counterexample"}, verdict=verdict)
-    report.message = message
+    if verdict.ok and verdict.value > report.claim_raw:
+        report.settled = True
+        report.message = f"claim fails: {found}; completed to a verified grid of raw {verdict.value}, above the claimed {report.claim_raw}"
+        report.record = Result(verdict.value, text, Status.FEASIBLE, "prove", bound=None, stats={"found_by": "cube counterexample"}, verdict=verdict)
+        return
+    completed = f"completed, it scores raw {verdict.value}" if verdict.ok else "it was not completed to a whole grid"
+    report.message = (
+        f"not settled at level {level}: {found}, within the bound {report.bound}, so level {level} cannot prove "
+        f"raw {report.claim_raw} optimal ({completed}); try a higher --level (5 = the whole puzzle)"
+    )
 
 
 def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
@@ -179,6 +216,11 @@ def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
         f"proven: {question} ({report.cubes} cubes refuted, {report.total_seconds:.0f} s in all), "
         f"so every grid has at least {report.bound + 1} penalty edges and raw score at most {raw}"
     )
+    if report.certified:
+        message += (
+            f"; certificates: {report.proof_bytes / 1e6:.1f} MB of DRAT, {report.solve_seconds:.1f} s solving, "
+            f"{report.check_seconds:.1f} s checking (core.drat), cover checked by it too"
+        )
     found = _grid_of_score(n, raw, grid_budget)
     if not (found.verified and found.value == raw):
         best = "no grid" if not found.verified else f"raw {found.value}"

@@ -22,6 +22,7 @@ from typing import Callable
 
 from puzzlelab.core.inputs import shown
 from puzzlelab.core.result import Budget
+from puzzlelab.puzzles.hexagon.certify import ProofLog
 from puzzlelab.puzzles.hexagon.cubes import cube_assumptions, extend_cube, proof_formula, split_cells
 from puzzlelab.puzzles.hexagon.fields import FieldsByName
 from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound
@@ -58,17 +59,21 @@ def check_method(what: str, method: str) -> None:
 
 @dataclass(frozen=True)
 class Refuted(FieldsByName):
-    """A task's interim report: one more cube refuted (and its seconds, at the proof's level)."""
+    """A task's interim report: one more cube refuted (and its seconds, at the proof's
+    level; in a certified run, its certificate's figures, certify.CubeCertificate)."""
 
     refuted: str
     seconds: float | None = None
+    certificate: list[float] | None = None  # certified: [solve seconds, proof bytes, check seconds]
 
 
 @dataclass
 class RefuteOutcome(FieldsByName):
     """A refuting task's answer: the cubes refuted, those left open (budget over, or
     after a split or a counterexample), a counterexample (its pattern and level grid)
-    when a cube is satisfiable, the cubes split (parent -> pieces), conflicts spent."""
+    when a cube is satisfiable, the cubes split (parent -> pieces), conflicts spent;
+    certified: each refuted cube's certificate figures, and why a certificate was
+    refused (then those cubes stay open)."""
 
     refuted: list[str] = field(default_factory=list)
     open: list[str] = field(default_factory=list)
@@ -76,6 +81,8 @@ class RefuteOutcome(FieldsByName):
     pattern: str | None = None
     split: dict[str, list[str]] = field(default_factory=dict)
     conflicts: int = 0
+    certificates: dict[str, list[float]] = field(default_factory=dict)
+    certificate_failure: str | None = None
 
 
 @dataclass
@@ -104,6 +111,7 @@ def refute_cubes(
     method: str = "sat",
     budget: Budget | None = None,
     interim: Callable[[Refuted], None] | None = None,
+    certified: bool = False,
 ) -> RefuteOutcome:
     """One task: try the cubes in turn on one incremental solver. A cube that took more
     than `split_conflicts` conflicts comes back as its extensions by `split_extra` more
@@ -111,12 +119,16 @@ def refute_cubes(
     Each refutation is also sent through `interim`. `method` "maxsat": each cube gets
     a core-guided lower bound on the same formula without its cardinality constraint
     (maxsat.penalty_lower_bound), run until it passes `bound` (refuted) or meets the
-    cube's minimum (a counterexample); no splits."""
+    cube's minimum (a counterexample); no splits. `certified`: CaDiCaL logs a DRAT
+    proof that core.drat checks (certify.py); a cube counts as refuted only once its
+    certificate holds (maxsat has none: refused)."""
     budget = budget or Budget()
     check_method("cube", method)
     if method == "maxsat":
+        if certified:
+            raise ValueError("cube method: maxsat gives no certificate; a certified proof refutes its cubes with CaDiCaL (sat)")
         return _refute_by_maxsat(n, level, bound, symmetry, patterns, budget, interim)
-    return _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts, split_extra, budget, interim)
+    return _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts, split_extra, budget, interim, certified)
 
 
 def _refute_by_maxsat(n, level, bound, symmetry, patterns, budget: Budget, interim) -> RefuteOutcome:
@@ -142,22 +154,27 @@ def _refute_by_maxsat(n, level, bound, symmetry, patterns, budget: Budget, inter
     return out
 
 
-def _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts: int | None, split_extra: int, budget: Budget, interim) -> RefuteOutcome:
+def _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts: int | None, split_extra: int, budget: Budget, interim, certified: bool = False) -> RefuteOutcome:
     from pysat.solvers import Solver
 
     out = RefuteOutcome()
     order = split_cells(n)
     enc, clauses = proof_formula(n, level, bound, symmetry)
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-
-        def conflicts() -> int:
-            return int((solver.accum_stats() or {}).get("conflicts", 0))
-
+    log = ProofLog(clauses) if certified else None
+    solver = log.solver if log is not None else Solver(name="cadical195", bootstrap_with=clauses)
+    try:
         for i, pattern in enumerate(patterns):
             if budget.expired():
                 out.open = patterns[i:]
                 break
-            t0, c0 = time.perf_counter(), conflicts()
+            if log is not None and log.due():  # check the chunk, go on with a fresh solver
+                if not _certify(log, out, interim):
+                    out.open = patterns[i:]
+                    break
+                log.renew()
+                solver = log.solver
+            assumptions = cube_assumptions(enc, order, pattern)
+            t0, c0 = time.perf_counter(), _conflicts(solver)
             splittable = split_conflicts is not None and len(pattern) + split_extra <= len(order)
             too_hard = False
 
@@ -165,10 +182,10 @@ def _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts: int | N
                 nonlocal too_hard
                 if budget.expired():
                     return True
-                too_hard = splittable and conflicts() - c0 >= split_conflicts
+                too_hard = splittable and _conflicts(solver) - c0 >= split_conflicts
                 return too_hard
 
-            answer = solve_in_rounds(solver, cube_assumptions(enc, order, pattern), stop, ROUND_CONFLICTS)
+            answer = solve_in_rounds(solver, assumptions, stop, ROUND_CONFLICTS)
             if too_hard:
                 out.split[pattern] = extend_cube(solver, enc, order, pattern, len(pattern) + split_extra)
                 out.open = patterns[i + 1 :]
@@ -180,11 +197,43 @@ def _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts: int | N
                 out.pattern, out.grid = pattern, enc.decode(solver.get_model())
                 out.open = patterns[i + 1 :]
                 break
+            seconds = round(time.perf_counter() - t0, 3)
+            if log is not None:
+                log.mark(pattern, assumptions, seconds)
+                continue
             out.refuted.append(pattern)
             if interim is not None:
-                interim(Refuted(pattern, round(time.perf_counter() - t0, 3)))
-        out.conflicts = conflicts()
+                interim(Refuted(pattern, seconds))
+        out.conflicts = _conflicts(solver)
+        if log is not None and out.certificate_failure is None:
+            _certify(log, out, interim)
+        if out.certificate_failure is not None:  # refuted, but not certified: still open
+            out.open = sorted(set(out.open) | set(log.patterns), key=patterns.index)
+    finally:
+        (log or solver).delete()
     return out
+
+
+def _conflicts(solver) -> int:
+    return int((solver.accum_stats() or {}).get("conflicts", 0))
+
+
+def _certify(log: ProofLog, out: RefuteOutcome, interim) -> bool:
+    """Check the cubes refuted since the last check (certify.ProofLog): when their
+    certificate holds, they count as refuted (and are reported); when not, the failure
+    is noted and they stay open. Returns whether it held."""
+    verdict, certificates = log.check()
+    if verdict is None:
+        return True
+    if not verdict.ok:
+        out.certificate_failure = f"cubes {log.patterns[0]} .. {log.patterns[-1]}: {verdict.message}"
+        return False
+    for pattern, certificate in certificates.items():
+        out.refuted.append(pattern)
+        out.certificates[pattern] = certificate.as_list()
+        if interim is not None:
+            interim(Refuted(pattern, certificate.solve_seconds, certificate.as_list()))
+    return True
 
 
 def screen_cubes(

@@ -33,6 +33,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Progress, Result, Status
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
+from puzzlelab.puzzles.hexagon.reference import published_arguments, published_raw
 from puzzlelab.puzzles.hexagon.results import grid_figures
 from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding
 from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver, descend, penalty_estimate
@@ -51,6 +52,9 @@ TARGET_CONFLICTS = 300_000  # and never more conflicts than this, however long t
 # -r 4 -I 1 -b 1: no answer in 67 s, then the descent reached 6077 in 162 s). Counted in
 # conflicts, not seconds, so that a loaded machine does not cut off the n = 23 answer.
 ROUND_CONFLICTS = 50_000  # conflicts per round of a SAT call (a few seconds): progress, budget
+SEEDED_ORDERS = 6  # above this order an unrestricted run starts from the published arguments' grid
+# (up to 6 it proves the optimum in seconds by itself: auto.SAT_ORDERS)
+SEED_SHARE = 0.5  # of the budget, at most, for that first run
 
 
 class PenaltySearch:
@@ -248,10 +252,12 @@ def sat_task(n: int, options: SatOptions, seed: int, start: list[int] | None = N
     return sat_search(n, options, seed=seed, budget=budget, report=interim, start=start)
 
 
-def run_sat(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, **options: Any) -> Result:
+def run_sat(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, published_start: bool = True, **options: Any) -> Result:
     """Method entry: the search in a worker process under the budget. A given grid (the
     instance's start) is the first upper bound: `solve grid.txt --method sat --levels 3`
-    tries to prove it optimal through level 3."""
+    tries to prove it optimal through level 3. `published_start`: an unrestricted
+    whole-puzzle run of an order above SEEDED_ORDERS first runs the published
+    arguments (`_published_start`) and starts from their grid."""
     n = instance.n
     sat_options = SatOptions.of(options)
     _check_options(n, sat_options)
@@ -263,8 +269,31 @@ def run_sat(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, *
     start = given_grid(instance, "to start from")
     if start is not None and sat_options.restricted:
         raise InvalidInstance("a given grid bounds only unrestricted sat runs: drop --ring/--break, or use --method improve", "grid")
+    seeded = None
+    if start is None and published_start:
+        seeded = _published_start(n, sat_options, seed, budget, on_interim)
+        start = None if seeded is None else seeded.grid
     summary = run_in_worker(sat_task, (n, sat_options, seed, start), budget, on_interim)
-    return result_from_search(n, summary, sat_options, "sat", time.perf_counter() - started)
+    result = result_from_search(n, summary, sat_options, "sat", time.perf_counter() - started)
+    if seeded is not None:
+        result.stats["started_from"] = f"published arguments {SatOptions.of(published_arguments(n)).describe_restrictions()}: raw {seeded.raw} in {seeded.seconds:.1f} s"
+    return result
+
+
+def _published_start(n: int, options: SatOptions, seed: int, budget: Budget, on_interim) -> SatSummary | None:
+    """For an unrestricted whole-puzzle run of order n > SEEDED_ORDERS: the summary of
+    a run with the published arguments (their ring, inner and break restrictions),
+    stopped at the published score or after SEED_SHARE of the budget, when it found a
+    grid. Why: n = 7 unrestricted did not reach 325 in 120 s, where the published
+    arguments reach it in 3 s; the unrestricted search then goes on below that grid
+    (its next call asks for one penalty fewer: the proof that it is optimal)."""
+    arguments = published_arguments(n)
+    if n <= SEEDED_ORDERS or not arguments or options.restricted or options.levels != 5:
+        return None
+    raw = published_raw(n) if options.target is None else options.target
+    phase = SatOptions.of(dict(arguments, target=raw, encoding=options.encoding))
+    summary = run_in_worker(sat_task, (n, phase, seed, None), budget.sub(fraction=SEED_SHARE), on_interim)
+    return summary if summary is not None and summary.grid is not None else None
 
 
 def result_from_search(n: int, summary: SatSummary | None, options: SatOptions | Mapping[str, Any], method: str, seconds: float) -> Result:

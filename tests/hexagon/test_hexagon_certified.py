@@ -1,0 +1,99 @@
+"""Certified cube proofs (`prove --certified`, hexagon/certify.py): the same verdicts as
+trusted ones, a tampered certificate never yields "proven", the cover check through the
+DRAT checker, and the CLI's refusals."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from puzzlelab import cli
+from puzzlelab.core.parallel import start_method
+from puzzlelab.puzzles.hexagon import certify
+from puzzlelab.puzzles.hexagon.cover import uncovered_pattern
+from puzzlelab.puzzles.hexagon.cube_proof import prove_below
+from puzzlelab.puzzles.hexagon.cubes import enumerate_cubes
+from puzzlelab.puzzles.hexagon.proof import run_proof
+from puzzlelab.puzzles.hexagon.reference import level_table
+from puzzlelab.puzzles.hexagon.refute import refute_cubes
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("n", [3, 4, pytest.param(5, marks=pytest.mark.slow)])
+def test_certified_proofs_give_the_trusted_verdicts(n):
+    """Below the published level-3 minimum: proven, certified, with a proof of some
+    bytes; at it: a counterexample, certified or not."""
+    minimum = level_table()[n][2]
+    for bound, proven in ((minimum - 1, True), (minimum, False)):
+        trusted = prove_below(n, 3, bound, depth=7, workers=1)
+        certified = prove_below(n, 3, bound, depth=7, workers=1, certified=True)
+        assert trusted.proven == certified.proven == proven
+        assert (trusted.counterexample is None) == (certified.counterexample is None) == proven
+        assert certified.certified and certified.certificate_failure is None
+        if proven:
+            assert certified.cover_checked and certified.refuted == certified.cubes
+            assert certified.proof_bytes > 0 and certified.check_seconds >= 0
+
+
+def _fork_only():
+    if start_method() != "fork":
+        pytest.skip("the tampering reaches the workers through fork")
+
+
+TAMPERS = [lambda proof: b"", lambda proof: proof[: len(proof) // 2] + b"\x00\xff", lambda proof: b"a\x02\x00" + proof]
+
+
+@pytest.mark.parametrize("tamper", [TAMPERS[0], *(pytest.param(t, marks=pytest.mark.slow) for t in TAMPERS[1:])])
+def test_a_tampered_certificate_is_never_declared_proven(monkeypatch, tamper):
+    """Each check sees the proof emptied, cut and garbled, or led by the lemma (1): the
+    cubes stay open, the run stops and says why, and the claim is not settled."""
+    _fork_only()
+    real = certify.ProofLog.proof
+    monkeypatch.setattr(certify.ProofLog, "proof", lambda self: tamper(real(self)))
+    bound = level_table()[5][2] - 1
+    summary = prove_below(5, 3, bound, depth=7, workers=1, certified=True)
+    assert not summary.proven and summary.certificate_failure and summary.refuted < summary.cubes
+    report = run_proof(5, 147, level=3, depth=7, workers=1, certified=True)
+    assert not report.settled and not report.proven and "certificate was refused" in report.message
+
+
+def test_certified_cover_check_uses_the_checker():
+    """With a refuted cube taken out of the list, CaDiCaL refutes it in the cover check and
+    the checker confirms it; with CaDiCaL's proof withheld, a node that only CaDiCaL
+    refuted (that one, or one its propagation cut) is named uncovered."""
+    bound = level_table()[5][2] - 1
+    cubes = enumerate_cubes(5, 3, bound, 7)
+    assert uncovered_pattern(5, 3, bound, "lex", cubes, certified=True) is None
+    missing = cubes[len(cubes) // 2]
+    rest = [c for c in cubes if c != missing]
+    assert uncovered_pattern(5, 3, bound, "lex", rest, certified=True) is None
+    original = certify.ProofLog.proof
+    try:
+        certify.ProofLog.proof = lambda self: b""
+        named = uncovered_pattern(5, 3, bound, "lex", rest, certified=True)
+        assert named is not None and named not in rest
+    finally:
+        certify.ProofLog.proof = original
+
+
+def test_maxsat_gives_no_certificate():
+    with pytest.raises(ValueError, match="no certificate"):
+        refute_cubes(4, 3, 2, "lex", ["1"], method="maxsat", certified=True)
+    with pytest.raises(ValueError, match="no certificate"):
+        prove_below(4, 3, 2, depth=7, workers=1, certified=True, screen_levels=(1,))
+
+
+def test_prove_cli_certified(tmp_path):
+    path = tmp_path / "c.json"
+    result = runner.invoke(cli.app, ["hexagon", "prove", "4", "--certified", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["proven"] and data["certified"] and data["proof_bytes"] > 0 and data["certificate_failure"] is None
+    saved = json.loads(path.read_text())
+    assert saved["certified"] is True and set(saved["certificates"]) == set(saved["refuted"])
+    trusted = runner.invoke(cli.app, ["hexagon", "prove", "4", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(path)])
+    assert trusted.exit_code == 2 and "certified proof's checkpoint" in trusted.output
+    for option in (["--cube-method", "maxsat"], ["--screen-method", "maxsat"], ["--screen-levels", "1"], ["--resplit", "2"]):
+        bad = runner.invoke(cli.app, ["hexagon", "prove", "4", "--certified", *option])
+        assert bad.exit_code == 2 and f"error: {option[0][2:]}: not with --certified" in bad.output, (option, bad.output)

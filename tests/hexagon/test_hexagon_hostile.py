@@ -525,6 +525,6 @@ def test_a_zero_budget_table_answers_at_once_without_building_models():
 
 def test_improve_finds_a_start_where_the_spiral_beam_dies():
     """On n = 5 the width-200 spiral beam dies; improve used to give up with no grid."""
-    result = PUZZLE.solve(PUZZLE.load("5"), "improve", budget=3)
+    result = PUZZLE.solve(PUZZLE.load("5"), "improve", budget=6)  # the beam gets 30%: room on a loaded machine
     assert result.verdict is not None and result.verdict.ok
     assert result.value is not None and result.value >= 130

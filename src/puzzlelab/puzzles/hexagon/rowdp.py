@@ -34,7 +34,7 @@ from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
 
-__all__ = ["DPStats", "level_counts", "level_grids", "lowest_penalty", "TooLarge"]
+__all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "TooLarge"]
 
 MAX_STATES = 60_000_000  # about 3 GB of tables at two words a state; refused beyond
 
@@ -171,6 +171,44 @@ def _guides(n: int, k: int, bound: int, budget: Budget, stats: DPStats):
     return guide
 
 
+def _histogram(tables) -> dict[int, int]:
+    out: dict[int, int] = {}
+    if tables:
+        _, tp, tv = tables[-1]
+        for pen, cnt in zip(tp[tp >= 0].tolist(), tv[tp >= 0].tolist()):
+            out[pen] = out.get(pen, 0) + cnt
+    return dict(sorted(out.items()))
+
+
+def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on_level=None) -> dict[int, tuple[dict[int, int], list[int] | None]]:
+    """level -> (penalty -> number of level grids, for penalties up to `bound`; one
+    grid of the lowest penalty, checked) for each wanted level, from one chain of min
+    passes (levels 1..max) all under the same bound. on_level(level, histogram,
+    seconds) is called as each level is done."""
+    budget = budget or Budget()
+    wanted = sorted(set(levels))
+    out: dict[int, tuple[dict[int, int], list[int] | None]] = {}
+    guide = None
+    for level in range(1, wanted[-1] + 1):
+        t0 = time.perf_counter()
+        setup = _setup(n, level)
+        stats = DPStats()
+        tables = _sweep(setup, bound, False, budget, stats, guide)
+        if not tables:
+            out.update({k: ({}, None) for k in wanted if k >= level})
+            return out
+        _fill_future(setup, tables)
+        guide = (setup, tables)
+        if level in wanted:
+            histogram = _histogram(_sweep(setup, bound, True, budget, stats, guide))
+            low = min(histogram) if histogram else None
+            sample = _walk(n, guide, low, True, 1, allow_more=True)[0] if histogram else None
+            out[level] = (histogram, sample)
+            if on_level:
+                on_level(level, histogram, time.perf_counter() - t0)
+    return out
+
+
 def level_counts(n: int, k: int, bound: int, *, budget: Budget | None = None, stats: DPStats | None = None) -> dict[int, int]:
     """penalty -> number of level-k grids of order n with that level penalty, for every
     penalty up to `bound` (no symmetry factored out)."""
@@ -178,15 +216,9 @@ def level_counts(n: int, k: int, bound: int, *, budget: Budget | None = None, st
     stats = stats if stats is not None else DPStats()
     t0 = time.perf_counter()
     guide = _guides(n, k, bound, budget, stats)
-    out: dict[int, int] = {}
-    if guide is not None:
-        tables = _sweep(guide[0], bound, True, budget, stats, guide)
-        if tables:
-            _, tp, tv = tables[-1]
-            for pen, cnt in zip(tp[tp >= 0].tolist(), tv[tp >= 0].tolist()):
-                out[pen] = out.get(pen, 0) + cnt
+    out = _histogram(_sweep(guide[0], bound, True, budget, stats, guide)) if guide is not None else {}
     stats.seconds = time.perf_counter() - t0
-    return dict(sorted(out.items()))
+    return out
 
 
 def lowest_penalty(n: int, k: int, bound: int, *, budget: Budget | None = None, stats: DPStats | None = None) -> tuple[int, int] | None:
@@ -203,19 +235,27 @@ def level_grids(n: int, k: int, bound: int, *, exact: bool = False, max_grids: i
     """Every level-k grid with penalty <= bound (== bound when `exact`), values in cell
     order with k+1 for "more than k", each checked by the verifier's rule check and the
     scoring module's penalty count. TooLarge if there are more than max_grids."""
-    from puzzlelab.puzzles.hexagon.rowdp_kernels import walk_grids
-
     budget = budget or Budget()
     guide = _guides(n, k, bound, budget, DPStats())
     if guide is None:
         return []
+    return _walk(n, guide, bound, exact, max_grids)
+
+
+def _walk(n: int, guide, bound: int, exact: bool, max_grids: int, allow_more: bool = False) -> list[list[int]]:
+    """The grids of the guide's min tables within the bound, each checked (see level_grids)."""
+    from puzzlelab.puzzles.hexagon.rowdp_kernels import walk_grids
+
     setup, tables = guide
+    k = setup.k
     caps = np.array([t[0].shape[0] for t in tables], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
     layers = [np.concatenate([t[j] for t in tables]) for j in range(3)]
     grids, found = walk_grids(*layers, offsets, caps, *setup.args(), bound, exact, max_grids)
     if found > max_grids:
-        raise TooLarge(f"n={n} level {k}: more than {max_grids:,} grids within penalty {bound}")
+        if not allow_more:
+            raise TooLarge(f"n={n} level {k}: more than {max_grids:,} grids within penalty {bound}")
+        found = max_grids
     geometry = hexagon(n)
     out = []
     for row in grids[:found]:

@@ -34,7 +34,7 @@ from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
 
-__all__ = ["Row3Store", "chunk_cost", "read_store", "from_grids", "from_array", "rows_of_grid", "canonical"]
+__all__ = ["Row3Store", "chunk_cost", "read_store", "from_grids", "from_array", "rows_of_grid", "canonical", "mine"]
 
 Row = tuple[int, ...]
 Chunk = tuple[Row, Row, Row]
@@ -173,6 +173,24 @@ class Row3Store:
         return out
 
 
+def mine(store: Row3Store, n: int, bound: int, limit: int = 1000) -> int:
+    """New chunks the write-up's way: build grids of order n from the store, turn each
+    by 60 and 120 degrees, cut the turned grids into chunks again. Returns how many
+    chunks were new."""
+    from puzzlelab.puzzles.hexagon.symmetry import cell_symmetries
+
+    before = len(store.chunks)
+    grids = store.grids(n, bound, limit)
+    if grids:
+        turns = cell_symmetries(hexagon(n))[1:3]  # 60 and 120 degrees
+        array = np.array(grids, dtype=np.int8)
+        for perm in turns:
+            turned = np.empty_like(array)
+            turned[:, perm] = array  # the value of cell c moves to cell perm[c]
+            from_array(n, store.level, turned, store)
+    return len(store.chunks) - before
+
+
 def from_grids(level: int, grids) -> Row3Store:
     """A store of the chunks of (n, values) grids."""
     store = Row3Store(level)
@@ -212,6 +230,9 @@ def read_store(text: str) -> Row3Store:
         if not m:
             raise ValueError(f"row3: line {number}: expected three rows of digits (or -) separated by '|', got {line[:40]!r}")
         chunk = tuple(() if g == "-" else tuple(int(ch) for ch in g) for g in m.groups())
+        a, b, c = (len(r) for r in chunk)
+        if b == 0 or any(x and abs(x - b) != 1 for x in (a, c)) or ((a == c == 0) != (b == 1)):
+            raise ValueError(f"row3: line {number}: rows of lengths {a}, {b}, {c} are not three rows of a hexagon")
         if any(v > store.level + 1 for row in chunk for v in row):
             raise ValueError(f"row3: line {number}: a value above {store.level + 1} in a level-{store.level} store")
         store.chunks.add(canonical(chunk))

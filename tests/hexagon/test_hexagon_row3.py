@@ -2,6 +2,7 @@
 rebuilt from chunks is a valid level grid, so no store can count more), round trips of
 its text, the backtracking method against the published optimum."""
 
+import numpy as np
 import pytest
 
 from puzzlelab.core.result import Status
@@ -12,8 +13,6 @@ from puzzlelab.puzzles.hexagon.row3 import _images, canonical, from_array, from_
 from puzzlelab.puzzles.hexagon.rowdp import level_counts, level_grids
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
-
-import numpy as np
 
 
 def test_store_rebuilds_exactly_the_grids_it_was_built_from():

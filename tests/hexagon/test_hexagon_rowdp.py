@@ -5,12 +5,11 @@ write-up's solution-count table."""
 import pytest
 
 from puzzlelab.puzzles.hexagon.count import count_solutions, enumerate_level
-from puzzlelab.puzzles.hexagon.model import format_grid, hexagon
+from puzzlelab.puzzles.hexagon.model import HexInstance, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.reference import count_table, level_table
 from puzzlelab.puzzles.hexagon.rowdp import TooLarge, count_levels, level_counts, level_grids
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation, verify_grid
-from puzzlelab.puzzles.hexagon.model import HexInstance
 
 
 @pytest.mark.parametrize("n, level, bound", [(2, 3, 0), (3, 1, 5), (3, 2, 4), (3, 4, 3), (4, 1, 2), (4, 3, 3)])

@@ -8,8 +8,8 @@ whole solutions. No symmetry is factored out: a grid and its rotations and mirro
 all count (n = 3, level 1: one pattern, six images).
 
 By default (method "dp") every level is counted by the row-by-row dynamic program of
-rowdp.py under one bound, the final optimum (the published penalty, raised until a
-whole grid fits it): it counts every level grid up to the bound by penalty, so the
+rowdp.py under one bound, the lowest penalty of the highest level asked for (the
+published one, raised until a grid of that level fits it): it counts every level grid up to the bound by penalty, so the
 lowest penalty of each level is proven and its count exact, without listing grids (n =
 7, level 6: 135,214,596,096 grids). One grid of each level's lowest penalty is walked
 out of the tables and checked (rule check and penalty; level 6 by the verifier).
@@ -149,7 +149,9 @@ def count_by_dp(n: int, levels=range(1, 7), *, budget: Budget | None = None, on_
     budget = budget or Budget()
     wanted = sorted(set(levels))
     published = level_table().get(n)
-    bound = published[3] if published else level_minimum(n, 5, budget=budget)[0]
+    top = min(wanted[-1], 5)
+    # the published lowest penalty of the highest level wanted (levels 4-6 share one)
+    bound = published[min(top, 4) - 1] if published else level_minimum(n, top, budget=budget)[0]
 
     def show(level: int, histogram: dict[int, int], seconds: float) -> None:
         if on_level and histogram:

@@ -210,8 +210,10 @@ def from_array(n: int, level: int, grids: np.ndarray, store: Row3Store | None = 
         block = np.unique(np.asarray(grids)[:, np.concatenate(cols)], axis=0)
         cut = np.cumsum([len(c) for c in cols])[:2]
         for line in block.tolist():
-            a, b, c = line[: cut[0]], line[cut[0] : cut[1]], line[cut[1] :]
-            store.chunks.add(canonical((tuple(a), tuple(b), tuple(c))))
+            chunk = (tuple(line[: cut[0]]), tuple(line[cut[0] : cut[1]]), tuple(line[cut[1] :]))
+            if chunk_cost(chunk, level) is None:  # its middle row breaks the rule
+                raise ValueError(f"row3: a grid of order {n} breaks the rule in row {r}")
+            store.chunks.add(canonical(chunk))
     return store
 
 

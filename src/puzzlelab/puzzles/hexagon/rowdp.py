@@ -36,7 +36,7 @@ from puzzlelab.puzzles.hexagon.verify import rule_violation
 
 __all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "TooLarge"]
 
-MAX_STATES = 60_000_000  # about 3 GB of tables at two words a state; refused beyond
+MAX_STATES = 20_000_000  # about 1 GB of tables at two words a state; refused beyond
 
 
 class TooLarge(RuntimeError):
@@ -133,11 +133,12 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
             extra = (True, hk, hp, hv, proj, below.bits, below.spw, below.k == setup.k)
         else:
             extra = (False, *_no_h(1), proj, setup.bits, setup.spw, True)
-        tk, tp, tv, size = dp_step(tk, tp, tv, i, *setup.args(), bound - future, count_mode, *extra)
+        tk, tp, tv, size = dp_step(tk, tp, tv, i, *setup.args(), bound - future, count_mode, *extra, MAX_STATES, budget.control)
+        if size < 0 or size > MAX_STATES:
+            why = "out of time" if budget.expired() else f"more than {MAX_STATES:,} states"
+            raise TooLarge(f"n={setup.n} level {setup.k}: {why} at cell {i} of {steps} ({stats.peak_states:,} states at the peak before)")
         stats.peak_states = max(stats.peak_states, size)
         stats.sizes.append(size)
-        if size > MAX_STATES:
-            raise TooLarge(f"n={setup.n} level {setup.k}: more than {MAX_STATES:,} states at cell {i} of {steps}")
         if size == 0:
             return []
         lowest[i] = int(tp[tp >= 0].min())

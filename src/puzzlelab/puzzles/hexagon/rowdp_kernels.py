@@ -18,6 +18,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from puzzlelab.core.result import should_stop
+
 __all__ = ["new_table", "dp_step", "fill_future", "walk_grids"]
 
 
@@ -162,11 +164,12 @@ def _future(hk, hp, hv, key, low, proj, bits, spw, bits2, spw2, slots, same):
 
 @numba.njit(cache=True)
 def dp_step(tk, tp, tv, i, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw, limit, count_mode,
-            use_h, hk, hp, hv, proj, bits2, spw2, same):
+            use_h, hk, hp, hv, proj, bits2, spw2, same, max_states, control):
     """One transfer step: every state of the table (tk, tp, tv) extended by every
     allowed value of the cell of step i. Dropped: states above `limit`, and with use_h
     those whose penalty plus the least penalty still to come (the table hk, hp, hv of
-    this step, see _future) exceeds it. Returns the new table and its size."""
+    this step, see _future) exceeds it. Returns the new table and its size; size -1
+    when the table passed max_states or the budget ran out (control) on the way."""
     words = tk.shape[1]
     slots = own_slot.max() + 1
     cap = 1024
@@ -179,6 +182,8 @@ def dp_step(tk, tp, tv, i, own_slot, own_rem, prev_slot, prev_rem, allowed, code
     for s in range(tk.shape[0]):
         if tp[s] < 0:
             continue
+        if (s & 0x3FFF) == 0 and (size > max_states or should_stop(control)):
+            return nk, np_, nv, -1
         for v in range(1, k + 2):
             if not (allowed[i] >> (v - 1)) & 1:
                 continue

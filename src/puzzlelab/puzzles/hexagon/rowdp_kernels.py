@@ -246,7 +246,7 @@ def walk_grids(layers_k, layers_p, layers_v, offsets, caps, own_slot, own_rem, p
     by returning max_grids + 1)."""
     steps = own_slot.shape[0]
     words = layers_k.shape[1]
-    grids = np.zeros((max_grids, steps), dtype=np.int8)
+    grids = np.zeros((min(max_grids, 1024), steps), dtype=np.int8)  # doubled as needed
     found = 0
     keys = np.zeros((steps + 1, words), dtype=np.uint64)
     pens = np.zeros(steps + 1, dtype=np.int64)
@@ -270,6 +270,10 @@ def walk_grids(layers_k, layers_p, layers_v, offsets, caps, own_slot, own_rem, p
                 continue
             if found == max_grids:
                 return grids, found + 1
+            if found == grids.shape[0]:
+                bigger = np.zeros((min(max_grids, 2 * found), steps), dtype=np.int8)
+                bigger[:found] = grids
+                grids = bigger
             for t in range(steps):
                 grids[found, t] = value[t]
             found += 1

@@ -86,3 +86,25 @@ def test_backtrack_proves_order_4():
 def test_backtrack_out_of_time_says_so():
     result = PUZZLE.solve(HexInstance(7), "backtrack", budget=1)
     assert result.status in (Status.UNKNOWN, Status.FEASIBLE)
+
+
+def test_rows_verb_builds_counts_rebuilds_and_refuses(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from puzzlelab import cli
+
+    runner = CliRunner()
+    path = str(tmp_path / "n4.row3")
+    built = runner.invoke(cli.app, ["hexagon", "rows", "build", "4", "--level", "2", "--penalty", "2", "--out", path, "--json"])
+    assert built.exit_code == 0, built.output
+    report = json.loads(built.stdout.splitlines()[-1])
+    assert report["grids"] == level_counts(4, 2, 2)[2] and report["entries"] > 0
+    counted = runner.invoke(cli.app, ["hexagon", "rows", "count", path, "4", "--penalty", "2", "--json"])
+    assert json.loads(counted.stdout.splitlines()[-1])["counts"] == {"2": report["grids"]}
+    rebuilt = runner.invoke(cli.app, ["hexagon", "rows", "rebuild", path, "4", "--penalty", "2"])
+    assert rebuilt.exit_code == 0 and rebuilt.stdout.count(";") == report["grids"]
+    for args, field in ((["bogus", path], "action"), (["count", path], "n: expected"), (["count", str(tmp_path / "none"), "4", "--penalty", "2"], "store file")):
+        bad = runner.invoke(cli.app, ["hexagon", "rows", *args])
+        assert bad.exit_code == 2 and field in bad.output and "Traceback" not in bad.output

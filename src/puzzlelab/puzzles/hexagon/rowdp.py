@@ -124,8 +124,9 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
     tables = []
     proj = _projection(setup, guide[0]) if guide is not None and guide[0].k != setup.k else np.zeros(1, dtype=np.int64)
     for i in range(steps):
+        what = "counting pass" if count_mode else "min pass"
         if budget.expired():
-            raise TooLarge(f"n={setup.n} level {setup.k}: out of time at cell {i} of {steps} ({stats.peak_states:,} states at the peak)")
+            raise TooLarge(f"n={setup.n} level {setup.k} {what}: out of time at cell {i} of {steps} ({stats.peak_states:,} states at the peak so far)")
         future = int(lowest[steps - 2 - i]) if guide is None and 0 <= steps - 2 - i < i else 0
         if guide is not None:
             hk, hp, hv = guide[1][i]
@@ -136,7 +137,7 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
         tk, tp, tv, size = dp_step(tk, tp, tv, i, *setup.args(), bound - future, count_mode, *extra, MAX_STATES, budget.control)
         if size < 0 or size > MAX_STATES:
             why = "out of time" if budget.expired() else f"more than {MAX_STATES:,} states"
-            raise TooLarge(f"n={setup.n} level {setup.k}: {why} at cell {i} of {steps} ({stats.peak_states:,} states at the peak before)")
+            raise TooLarge(f"n={setup.n} level {setup.k} {what}: {why} at cell {i} of {steps} ({stats.peak_states:,} states at the peak before)")
         stats.peak_states = max(stats.peak_states, size)
         stats.sizes.append(size)
         if size == 0:

@@ -56,6 +56,12 @@ PORTFOLIO_OPTIONS = (
 METHODS: tuple[Method, ...] = (
     Method("auto", "sat for n <= 6 (proves optimal), improve for a given grid, else the portfolio", "puzzlelab.puzzles.hexagon.auto:run_auto", exact=True),
     Method("sat", "penalty-edge SAT (CaDiCaL 1.9.5), bound tightened until UNSAT; ring/levels restrictions", "puzzlelab.puzzles.hexagon.sat:run_sat", SAT_OPTIONS, exact=True),
+    Method(
+        "backtrack",
+        "depth-first backtracking in row order, penalty bound raised from 1 until a grid fits (exact; n <= 4 in seconds)",
+        "puzzlelab.puzzles.hexagon.backtrack:run_backtrack",
+        exact=True,
+    ),
     Method("beam", "beam search over cells (clock or spiral order), fitness = penalty edges", "puzzlelab.puzzles.hexagon.beam:run_beam", BEAM_OPTIONS),
     Method("levels", "beam search for levels 1-2, SAT for levels 3-5, linear-time 6s and 7s", "puzzlelab.puzzles.hexagon.levels:run_levels", LEVELS_OPTIONS),
     Method(

@@ -1,6 +1,7 @@
 """The published hexagon tables shipped in `data/`, loaded once: the contest's best
 scores with the SAT arguments that reached them (best_scores.tsv), and the lowest
-penalties through each level (level_penalties.tsv), both from Al Zimmermann's
+penalties through each level (level_penalties.tsv) and the solution counts
+(solution_counts.tsv), all from Al Zimmermann's
 Programming Contest "Hexagonal Neighbors" (2018-2019) and a competitor's write-up (see
 the files' attribution lines). Imports nothing of the package: the puzzle object, the
 solvers and the proof driver all read the tables from here."""
@@ -12,7 +13,7 @@ from typing import Any
 
 from puzzlelab.core.tables import read_tsv
 
-__all__ = ["published_table", "level_table", "published_arguments", "published_raw", "published_penalty"]
+__all__ = ["published_table", "level_table", "count_table", "published_arguments", "published_raw", "published_penalty"]
 
 PACKAGE = "puzzlelab.puzzles.hexagon"
 
@@ -29,6 +30,15 @@ def level_table() -> dict[int, tuple[int, int, int, int]]:
     return {
         int(r["n"]): (int(r["level1"]), int(r["level2"]), int(r["level3"]), int(r["level4_5_6"]))
         for r in read_tsv(PACKAGE, "level_penalties.tsv")
+    }
+
+
+@functools.lru_cache(maxsize=None)
+def count_table() -> dict[int, dict[int, int]]:
+    """solution_counts.tsv: n -> {level: number of optimal level grids} (the entries given)."""
+    return {
+        int(r["n"]): {k: int(r[f"level{k}"]) for k in range(1, 7) if r.get(f"level{k}")}
+        for r in read_tsv(PACKAGE, "solution_counts.tsv")
     }
 
 

@@ -1,0 +1,274 @@
+"""Row-by-row dynamic programming over level-k grids (seed write-up, "Other Programs":
+"another used row-by-row dynamic programming"): exact counts of the level-k grids by
+penalty, the lowest penalty, and the grids themselves, without enumerating them.
+
+The cells are placed in submission (row) order. What the cells still to come need to
+know of those placed is the frontier: the placed cells with a neighbour still to come,
+each with its value (1..k, or k+1 for "more than k") and the set of lower values it
+still lacks. Placing a cell only touches its placed neighbours (an equal pair costs a
+penalty, a second support of the same value costs one, as scoring.py defines them), so
+partial grids with the same frontier and penalty have the same futures and are counted
+together: one table (frontier, penalty) -> count per step; the frontier is about a row
+and a half of cells.
+
+Pruning, both exact: a cell that lacks more supports than it has neighbours to come is
+dead; and a state whose penalty plus a lower bound of what the remaining cells must
+cost exceeds the bound is dropped. The lower bound comes from a first pass (lowest
+penalty per step, no counts): the cells after step i are, turned by 180 degrees, the
+cells up to step V-2-i, and the lowest penalty the first pass reached there cannot be
+beaten by any grid within the bound (the turned grid is one too).
+
+The kernels are in rowdp_kernels.py.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzlelab.core.result import Budget
+from puzzlelab.puzzles.hexagon.beam import beam_plan
+from puzzlelab.puzzles.hexagon.model import hexagon
+from puzzlelab.puzzles.hexagon.scoring import level_penalty
+from puzzlelab.puzzles.hexagon.verify import rule_violation
+
+__all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "TooLarge"]
+
+MAX_STATES = 20_000_000  # about 1 GB of tables at two words a state; refused beyond
+
+
+class TooLarge(RuntimeError):
+    """The program ran out of its budget or its state limit (the message says where)."""
+
+
+@dataclass
+class DPStats:
+    """What a run measured: peak table entries, seconds, the step it stopped at."""
+
+    peak_states: int = 0
+    seconds: float = 0.0
+    first_pass_seconds: float = 0.0
+    sizes: list[int] = field(default_factory=list)
+
+
+def codes(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The frontier codes of level k: 1.. numbers the pairs (value v, missing lower
+    values M), M a subset of 1..min(v-1, k) as a bit mask; 0 is the empty slot.
+    Returns (value of code, mask of code, code of [v, M], bits per code)."""
+    values, masks = [0], [0]
+    code_of = np.zeros((k + 2, 128), dtype=np.int64)
+    for v in range(1, k + 2):
+        for m in range(1 << min(v - 1, k)):
+            code_of[v, m] = len(values)
+            values.append(v)
+            masks.append(m)
+    return np.array(values, dtype=np.int64), np.array(masks, dtype=np.int64), code_of, len(values).bit_length()
+
+
+@dataclass(frozen=True)
+class _Setup:
+    n: int
+    k: int
+    plan: object
+    code_v: np.ndarray
+    code_m: np.ndarray
+    code_of: np.ndarray
+    bits: int
+    spw: int
+    words: int
+
+    def args(self):
+        p = self.plan
+        return (p.own_slot, p.own_rem, p.prev_slot, p.prev_rem, p.allowed, self.code_v, self.code_m, self.code_of, self.k, self.bits, self.spw)
+
+
+def _setup(n: int, k: int) -> _Setup:
+    if not 1 <= k <= 6:
+        raise ValueError(f"level: expected 1..6, got {k}")
+    geometry = hexagon(n)
+    plan = beam_plan(geometry, list(range(geometry.cells)), k)
+    code_v, code_m, code_of, bits = codes(k)
+    spw = 64 // bits
+    words = -(-plan.slots // spw)
+    return _Setup(n, k, plan, code_v, code_m, code_of, bits, spw, words)
+
+
+def _no_h(words: int):
+    return np.zeros((1, words), dtype=np.uint64), np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64)
+
+
+def _projection(upper: _Setup, lower: _Setup) -> np.ndarray:
+    """Code of level k -> code of level k-1 (values above k-1 become "more than k-1",
+    the missing set keeps the values below k)."""
+    keep = (1 << lower.k) - 1
+    proj = np.zeros(len(upper.code_v), dtype=np.int64)
+    for c in range(1, len(upper.code_v)):
+        proj[c] = lower.code_of[min(int(upper.code_v[c]), lower.k + 1), int(upper.code_m[c]) & keep]
+    return proj
+
+
+def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: DPStats, guide=None):
+    """The transfer over every cell. `guide` = (setup, tables) of a min pass of this
+    level or the one below, whose least penalties still to come prune the states;
+    without one (level 1's first pass) the second half is pruned by the lowest
+    penalties of the first half, turned by 180 degrees (see the module docstring).
+    Returns the tables of every step."""
+    from puzzlelab.puzzles.hexagon.rowdp_kernels import dp_step, new_table
+
+    tk, tp, tv = new_table(2, setup.words)
+    tp[0], tv[0] = 0, 1
+    steps = len(setup.plan.order)
+    lowest = np.zeros(steps, dtype=np.int64)
+    tables = []
+    proj = _projection(setup, guide[0]) if guide is not None and guide[0].k != setup.k else np.zeros(1, dtype=np.int64)
+    for i in range(steps):
+        what = "counting pass" if count_mode else "min pass"
+        if budget.expired():
+            raise TooLarge(f"n={setup.n} level {setup.k} {what}: out of time at cell {i} of {steps} ({stats.peak_states:,} states at the peak so far)")
+        future = int(lowest[steps - 2 - i]) if guide is None and 0 <= steps - 2 - i < i else 0
+        if guide is not None:
+            hk, hp, hv = guide[1][i]
+            below = guide[0]
+            extra = (True, hk, hp, hv, proj, below.bits, below.spw, below.k == setup.k)
+        else:
+            extra = (False, *_no_h(1), proj, setup.bits, setup.spw, True)
+        tk, tp, tv, size = dp_step(tk, tp, tv, i, *setup.args(), bound - future, count_mode, *extra, MAX_STATES, budget.control)
+        if size < 0 or size > MAX_STATES:
+            why = "out of time" if budget.expired() else f"more than {MAX_STATES:,} states"
+            raise TooLarge(f"n={setup.n} level {setup.k} {what}: {why} at cell {i} of {steps} ({stats.peak_states:,} states at the peak before)")
+        stats.peak_states = max(stats.peak_states, size)
+        stats.sizes.append(size)
+        if size == 0:
+            return []
+        lowest[i] = int(tp[tp >= 0].min())
+        tables.append((tk, tp, tv))
+    return tables
+
+
+def _fill_future(setup: _Setup, tables) -> None:
+    """Each min-pass table's values become the least penalty still to come."""
+    from puzzlelab.puzzles.hexagon.rowdp_kernels import fill_future
+
+    tables[-1][2][:] = 0
+    for i in range(len(tables) - 1, 0, -1):
+        fill_future(*tables[i - 1], *tables[i], i, *setup.args(), False)
+
+
+def _guides(n: int, k: int, bound: int, budget: Budget, stats: DPStats):
+    """Min passes of levels 1..k, each pruned by the one below; returns the level-k
+    (setup, tables) with the least penalty still to come in each table, or None when
+    no level-k grid is within the bound."""
+    t0 = time.perf_counter()
+    guide = None
+    for level in range(1, k + 1):
+        setup = _setup(n, level)
+        tables = _sweep(setup, bound, False, budget, stats, guide)
+        if not tables:
+            return None
+        _fill_future(setup, tables)
+        guide = (setup, tables)
+    stats.first_pass_seconds = time.perf_counter() - t0
+    return guide
+
+
+def _histogram(tables) -> dict[int, int]:
+    out: dict[int, int] = {}
+    if tables:
+        _, tp, tv = tables[-1]
+        for pen, cnt in zip(tp[tp >= 0].tolist(), tv[tp >= 0].tolist()):
+            out[pen] = out.get(pen, 0) + cnt
+    return dict(sorted(out.items()))
+
+
+def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on_level=None) -> dict[int, tuple[dict[int, int], list[int] | None]]:
+    """level -> (penalty -> number of level grids, for penalties up to `bound`; one
+    grid of the lowest penalty, checked) for each wanted level, from one chain of min
+    passes (levels 1..max) all under the same bound. on_level(level, histogram,
+    seconds) is called as each level is done."""
+    budget = budget or Budget()
+    wanted = sorted(set(levels))
+    out: dict[int, tuple[dict[int, int], list[int] | None]] = {}
+    guide = None
+    for level in range(1, wanted[-1] + 1):
+        t0 = time.perf_counter()
+        setup = _setup(n, level)
+        stats = DPStats()
+        tables = _sweep(setup, bound, False, budget, stats, guide)
+        if not tables:
+            out.update({k: ({}, None) for k in wanted if k >= level})
+            return out
+        _fill_future(setup, tables)
+        guide = (setup, tables)
+        if level in wanted:
+            histogram = _histogram(_sweep(setup, bound, True, budget, stats, guide))
+            low = min(histogram) if histogram else None
+            sample = _walk(n, guide, low, True, 1, allow_more=True)[0] if histogram else None
+            out[level] = (histogram, sample)
+            if on_level:
+                on_level(level, histogram, time.perf_counter() - t0)
+    return out
+
+
+def level_counts(n: int, k: int, bound: int, *, budget: Budget | None = None, stats: DPStats | None = None) -> dict[int, int]:
+    """penalty -> number of level-k grids of order n with that level penalty, for every
+    penalty up to `bound` (no symmetry factored out)."""
+    budget = budget or Budget()
+    stats = stats if stats is not None else DPStats()
+    t0 = time.perf_counter()
+    guide = _guides(n, k, bound, budget, stats)
+    out = _histogram(_sweep(guide[0], bound, True, budget, stats, guide)) if guide is not None else {}
+    stats.seconds = time.perf_counter() - t0
+    return out
+
+
+def lowest_penalty(n: int, k: int, bound: int, *, budget: Budget | None = None, stats: DPStats | None = None) -> tuple[int, int] | None:
+    """(lowest level-k penalty, number of grids reaching it), or None when no level-k
+    grid has penalty <= bound. Exact: the table holds every grid within the bound."""
+    counts = level_counts(n, k, bound, budget=budget, stats=stats)
+    if not counts:
+        return None
+    low = min(counts)
+    return low, counts[low]
+
+
+def level_grids(n: int, k: int, bound: int, *, exact: bool = False, max_grids: int = 100_000, budget: Budget | None = None, check_every: int = 1) -> list[list[int]]:
+    """Every level-k grid with penalty <= bound (== bound when `exact`), values in cell
+    order with k+1 for "more than k", each checked by the verifier's rule check and the
+    scoring module's penalty count (every check_every-th grid only, for a caller that
+    keeps none of them: checking costs about a millisecond a grid in Python). TooLarge
+    if there are more than max_grids."""
+    budget = budget or Budget()
+    guide = _guides(n, k, bound, budget, DPStats())
+    if guide is None:
+        return []
+    return _walk(n, guide, bound, exact, max_grids, check_every=check_every)
+
+
+def _walk(n: int, guide, bound: int, exact: bool, max_grids: int, allow_more: bool = False, check_every: int = 1) -> list[list[int]]:
+    """The grids of the guide's min tables within the bound, each checked (see level_grids)."""
+    from puzzlelab.puzzles.hexagon.rowdp_kernels import walk_grids
+
+    setup, tables = guide
+    k = setup.k
+    caps = np.array([t[0].shape[0] for t in tables], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
+    layers = [np.concatenate([t[j] for t in tables]) for j in range(3)]
+    grids, found = walk_grids(*layers, offsets, caps, *setup.args(), bound, exact, max_grids)
+    if found > max_grids:
+        if not allow_more:
+            raise TooLarge(f"n={n} level {k}: more than {max_grids:,} grids within penalty {bound}")
+        found = max_grids
+    geometry = hexagon(n)
+    out = []
+    for index, row in enumerate(grids[:found]):
+        values = [int(v) for v in row]  # row order = cell order
+        out.append(values)
+        if index % check_every:
+            continue
+        problem = rule_violation(n, values)
+        penalty = level_penalty(geometry, values, k)
+        if problem is not None or penalty > bound or (exact and penalty != bound):
+            raise AssertionError(f"row DP produced a bad level-{k} grid (penalty {penalty}, bound {bound}): {problem}")
+    return out

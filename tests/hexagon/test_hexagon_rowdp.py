@@ -1,0 +1,85 @@
+"""The row-by-row DP (rowdp.py) against its oracles: SAT enumeration of the same level
+grids (counts by penalty and the grids themselves), the independent verifier, and the
+write-up's solution-count table."""
+
+import pytest
+
+from puzzlelab.puzzles.hexagon.count import count_solutions, enumerate_level
+from puzzlelab.puzzles.hexagon.model import HexInstance, format_grid, hexagon
+from puzzlelab.puzzles.hexagon.reference import count_table, level_table
+from puzzlelab.puzzles.hexagon.rowdp import TooLarge, count_levels, level_counts, level_grids
+from puzzlelab.puzzles.hexagon.scoring import level_penalty
+from puzzlelab.puzzles.hexagon.verify import rule_violation, verify_grid
+
+
+@pytest.mark.parametrize("n, level, bound", [(2, 3, 0), (3, 1, 5), (3, 2, 4), (3, 4, 3), (4, 1, 2), (4, 3, 3)])
+def test_counts_by_penalty_equal_sat_enumeration(n, level, bound):
+    """Every penalty up to the bound, not only the lowest: the DP's histogram equals
+    the histogram of the grids SAT lists one by one (no symmetry breaking)."""
+    grids = enumerate_level(n, level, bound)
+    g = hexagon(n)
+    expected: dict[int, int] = {}
+    for grid in grids:
+        p = level_penalty(g, grid, level)
+        expected[p] = expected.get(p, 0) + 1
+    assert level_counts(n, level, bound) == dict(sorted(expected.items()))
+
+
+@pytest.mark.parametrize("n, level, bound", [(3, 2, 4), (4, 2, 3)])
+def test_walked_grids_are_the_sat_grids(n, level, bound):
+    ours = level_grids(n, level, bound)
+    assert len(ours) == len({tuple(v) for v in ours})
+    sat = enumerate_level(n, level, bound)
+    cap = level + 1
+    assert {tuple(v) for v in ours} == {tuple(min(int(x), cap) for x in grid) for grid in sat}
+
+
+def test_walked_grids_exact_penalty_and_verified():
+    g = hexagon(4)
+    grids = level_grids(4, 6, 3, exact=True, max_grids=2000)
+    assert len(grids) == count_table()[4][6]
+    for values in grids[::50]:
+        assert rule_violation(4, values) is None
+        assert level_penalty(g, values, 6) == 3
+        assert verify_grid(HexInstance(4), format_grid(4, values)).ok
+
+
+def test_too_many_grids_is_refused():
+    with pytest.raises(TooLarge, match="more than 10 grids"):
+        level_grids(4, 6, 3, max_grids=10)
+
+
+def test_nothing_within_a_low_bound():
+    assert level_counts(5, 1, 6) == {}
+    assert level_grids(5, 1, 6) == []
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_dp_and_sat_counts_agree(n):
+    assert count_solutions(n, method="dp") == count_solutions(n, method="sat")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_count_table_small(n):
+    """The write-up's table (n = 3..5) and lowest penalties; n = 2 against SAT."""
+    counts = count_solutions(n)
+    if n == 2:
+        assert counts == count_solutions(2, method="sat")
+        return
+    assert {k: c for k, (_, c) in counts.items()} == count_table()[n]
+    assert tuple(counts[k][0] for k in (1, 2, 3, 4)) == level_table()[n]
+
+
+def test_samples_are_checked_grids():
+    found = count_levels(4, [2, 6], 3)
+    g = hexagon(4)
+    for level, (histogram, sample) in found.items():
+        assert level_penalty(g, sample, level) == min(histogram)
+        assert rule_violation(4, sample) is None
+
+
+@pytest.mark.slow
+def test_count_table_order_6():
+    counts = count_solutions(6)
+    assert {k: c for k, (_, c) in counts.items()} == count_table()[6]
+    assert tuple(counts[k][0] for k in (1, 2, 3, 4)) == level_table()[6]

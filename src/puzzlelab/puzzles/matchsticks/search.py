@@ -84,7 +84,7 @@ def _flags(descriptor: dict[str, Any]) -> int:
     )
 
 
-def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: int = 0, capacity: int = 1):
+def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: int = 0, capacity: int = 1, trace: np.ndarray | None = None):
     from puzzlelab.puzzles.matchsticks import kernels
 
     n = descriptor["n"]
@@ -111,6 +111,7 @@ def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: in
         best_path,
         control,
         stats,
+        np.zeros((0, 0), np.int64) if trace is None else trace,
     )
     return tables, stats, best_path, split_out
 

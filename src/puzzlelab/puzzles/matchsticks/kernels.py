@@ -62,6 +62,7 @@ __all__ = [
     "STAT_STATUS",
     "STAT_FOUND",
     "STAT_SPLITS",
+    "STAT_KEPT",
     "STATUS_DONE",
     "STATUS_STOPPED",
     "STATUS_SPLIT_OVERFLOW",
@@ -73,7 +74,7 @@ FLAG_MAX_ADDED = 4  # a size-t square may add at most 2t matches
 FLAG_LOOKAHEAD = 8  # prune a node where some smaller size cannot be added within the limit
 GREEDY_SLACK_SHIFT = 8  # flags >> 8: with GREEDY, also keep placements up to this many matches above the cheapest
 
-STAT_BEST, STAT_COUNT, STAT_NODES, STAT_STATUS, STAT_FOUND, STAT_SPLITS = 0, 1, 2, 3, 4, 5
+STAT_BEST, STAT_COUNT, STAT_NODES, STAT_STATUS, STAT_FOUND, STAT_SPLITS, STAT_KEPT = 0, 1, 2, 3, 4, 5, 6
 STATS_LEN = 8
 # Per-depth trace counters (`trace[d, k]`; d = depth of the node, size n - d is placed):
 # nodes expanded, killed by the lookahead (and the gap t - u to the size that failed),
@@ -194,7 +195,7 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
 
 
 @numba.njit(cache=True, nogil=True)
-def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, flags, split_depth, split_out, best_path, control, stats, trace):
+def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, flags, split_depth, split_out, best_path, control, stats, trace, kept_out):
     """Depth-first search below `prefix` (placement ids of sizes n, n-1, ...).
 
     - `pl_start[t]:pl_start[t+1]` are the placement ids of size t; `pl_x`, `pl_y` their
@@ -204,6 +205,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
       prefix reached (placement ids of depths 0..split_depth-1) as a row of `split_out`.
     - `best_path[d]` receives the placement id of depth d of the best answer found.
     - `stats` receives best, count (answers equal to best), nodes, status, found, splits.
+    - `kept_out` (int64[k, n]) receives the first k answers equal to the best (their
+      placement ids; stats[STAT_KEPT] of them), so that counted optimal solutions can
+      be listed and classified.
     - `trace` (int64[n + 1, TRACE_LEN], or shape (0, 0) for none) adds per depth what
       the node did (TRACE_*): the measurements of `profile.py`.
     """
@@ -247,6 +251,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
 
     best = limit0
     count = 0
+    kept_answers = 0
     found = 0
     nodes = 0
     splits = 0
@@ -287,6 +292,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
         count = 1
         for d in range(n):
             best_path[d] = chosen[d]
+            if kept_out.shape[0] > 0:
+                kept_out[0, d] = chosen[d]
+        kept_answers = min(1, kept_out.shape[0])
         depth = -1
     else:
         ncand[start] = 0
@@ -441,8 +449,13 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     for k in range(n):
                         best_path[k] = chosen[k]
                     limit = best if counting else best - 1
+                    kept_answers = 0
                 else:
                     count += 1
+                if kept_answers < kept_out.shape[0]:
+                    for k in range(n):
+                        kept_out[kept_answers, k] = chosen[k]
+                    kept_answers += 1
             elif cut:
                 if splits < split_out.shape[0]:
                     for k in range(split_depth):
@@ -483,4 +496,5 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     stats[STAT_STATUS] = status
     stats[STAT_FOUND] = found
     stats[STAT_SPLITS] = splits
+    stats[STAT_KEPT] = kept_answers
     return splits

@@ -5,9 +5,10 @@ with nodes, wall and CPU seconds, beside the figures the issue measured with the
 before it (one core: n = 24 in 3.4 s, 26 in 17 s, 28 in 82 s and 235 million nodes).
 
 Run: python benchmarks/bench_matchsticks_proofs.py [--n 26 27 28] [--workers 2] [--budget 3600]
-     [--checkpoints proofs] [--record proofs/matchsticks-proofs.json] [--peer-workers 1]
+     [--checkpoints proofs] [--record proofs/matchsticks-proofs.json] [--subtrees 256] [--peer-workers 1]
 --checkpoints DIR keeps proofs/matchsticks-n{N}.json per n (a stopped run resumes there);
---record adds every completed, verified proof to that JSON file (the campaign's record);
+--record adds every completed, verified proof to that JSON file (the campaign's record)
+and shows the n already there instead of proving them again;
 --peer-workers W also runs each n with W workers for a side-by-side ratio (same code).
 """
 
@@ -36,8 +37,8 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def prove(n: int, workers: int, budget: float, checkpoint: str | None) -> dict:
-    options = {"count_solutions": True, "workers": workers}
+def prove(n: int, workers: int, budget: float, checkpoint: str | None, subtrees: int = 0) -> dict:
+    options = {"count_solutions": True, "workers": workers, "subtrees": subtrees}
     if checkpoint:
         options["checkpoint"] = checkpoint
     wall, cpu = time.perf_counter(), _cpu()
@@ -90,12 +91,18 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds allowed per n")
     parser.add_argument("--checkpoints", default=None, help="folder for one resumable checkpoint per n")
     parser.add_argument("--record", default=None, help="JSON file collecting the completed proofs")
+    parser.add_argument("--subtrees", type=int, default=0, help="cut each proof into at least this many subtrees (0: automatic)")
     parser.add_argument("--peer-workers", type=int, default=0, help="also run each n with this many workers, for the ratio")
     args = parser.parse_args()
     rows = []
+    recorded = json.loads(Path(args.record).read_text())["proofs"] if args.record and Path(args.record).exists() else {}
     for n in args.n:
+        if str(n) in recorded:  # proven by an earlier run: shown, not redone
+            _show(recorded[str(n)], "recorded")
+            rows.append(recorded[str(n)])
+            continue
         checkpoint = None if args.checkpoints is None else str(Path(args.checkpoints) / f"matchsticks-n{n}.json")
-        row = prove(n, args.workers, args.budget, checkpoint)
+        row = prove(n, args.workers, args.budget, checkpoint, args.subtrees)
         _show(row, f"{args.workers} workers")
         ok = row["status"] == Status.OPTIMAL.value and row["verified"] and row["value"] == row["published"]
         if ok and args.record:

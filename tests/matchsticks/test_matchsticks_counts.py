@@ -94,3 +94,20 @@ def test_ladder_solutions_of_21_are_classified_as_in_the_write_up():
     # n = 21: "2 solutions; 5 squares on main diagonal; first one off diagonal is 17".
     result = PUZZLE.solve(Instance(21), "full", budget=3600, count_solutions=True, workers=2)
     assert result.stats["solution_classes"] == [{"on_diagonal": 5, "first_off_diagonal": 17, "matches": 282, "solutions": 2}]
+
+
+def test_the_trace_adds_up():
+    # measure.trace_search: below the root, the children made at each depth are the
+    # nodes expanded one depth down (the last depth's are leaves); they sum to the nodes.
+    from puzzlelab.puzzles.matchsticks.measure import format_trace, trace_search
+
+    n = 14
+    found = trace_search(make_descriptor(n, count=True, bound=ROWS[n]["best_known"]))
+    rows = found["rows"]
+    assert sum(r["children"] for r in rows) == found["nodes"]
+    assert (found["best"], found["count"]) == _counted(n)
+    assert rows[2]["expanded"] == 1  # depths 0 and 1 are the fixed two largest squares
+    for upper, lower in zip(rows[2:], rows[3:]):
+        assert upper["children"] == lower["expanded"], upper["depth"]
+    assert all(r["lookahead_dead"] <= r["expanded"] for r in rows)
+    assert format_trace(found).splitlines()[-1].split()[0] == "all"

@@ -21,15 +21,16 @@ def assumption(roam: int) -> str:
 
 def classify(answers: list[list[list[int]]]) -> list[dict[str, Any]]:
     """The write-up's description of optimal solutions (its "diagonal" and "ladder"
-    families), grouped: how many squares have their corner on the main diagonal, the
-    largest square off it (None: all on it), and how many solutions are so. Each answer
-    is recounted by the independent checker first (`verify.count_matches`)."""
+    families), grouped: how many squares have their corner on the main diagonal and the
+    largest square off it (None: all on it) as `render.classify` prints them under a
+    drawing, and how many solutions are so. Each answer is recounted by the independent
+    checker first (`verify.count_matches`, kept in `matches`)."""
+    from puzzlelab.puzzles.matchsticks.render import classify as on_diagonal
     from puzzlelab.puzzles.matchsticks.verify import count_matches
 
     groups: dict[tuple[int, int | None, int], int] = {}
     for squares in answers:
-        off = [size for size, x, y in squares if x != y]
-        key = (len(squares) - len(off), max(off) if off else None, count_matches(squares))
+        key = (*on_diagonal({"roam": 0, "squares": squares}), count_matches(squares))
         groups[key] = groups.get(key, 0) + 1
     return [
         {"on_diagonal": k[0], "first_off_diagonal": k[1], "matches": k[2], "solutions": count}

@@ -1,9 +1,15 @@
 """Matchsticks: the restricted searches against the published columns of A294249's
-table (diagonal1, diagonal20, greedy: each the exact optimum of its search), n by n, as
-far as the time allows.
+table (diagonal1, diagonal20, greedy: each the exact optimum of its search), n by n,
+ours beside the published value with the time of each n, and a closing note per column
+(how many equal, the total time).
 
 Run: python benchmarks/bench_matchsticks_columns.py [--columns diagonal1 diagonal20 greedy]
      [--n-from 1] [--n-to 63] [--budget-per-n 600] [--column-budget 3600] [--workers 1]
+     [--record] [--stored]
+--record writes every complete, verified result into the shipped file
+(`src/puzzlelab/puzzles/matchsticks/data/restricted_columns.json`, see `columns.py`) as it
+comes, and skips the n already there (so a stopped run resumes); --stored prints the
+shipped rows (re-verified on load) with the seconds they took, solving nothing.
 A column stops at the first n whose search does not complete within --budget-per-n
 (larger n only take longer) or when --column-budget is spent.
 """
@@ -11,60 +17,82 @@ A column stops at the first n whose search does not complete within --budget-per
 from __future__ import annotations
 
 import argparse
+import os
+import platform
+import subprocess
+import sys
 import time
 
 from common import write_json
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.columns import COLUMNS, data_file, record_row, shipped_columns
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 
-COLUMNS = {
-    "diagonal1": ("diagonal", {"free_below": 1}, "diagonal1_best"),
-    "diagonal20": ("diagonal", {"free_below": 20}, "diagonal20_best"),
-    "greedy": ("greedy", {}, "greedy_best"),
-}
+
+def _provenance(workers: int) -> dict:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        commit = None
+    return {
+        "how": "each row: the method's search run to completion (stats.complete), its answer verified; "
+        "written by benchmarks/bench_matchsticks_columns.py --record",
+        "command": "python benchmarks/bench_matchsticks_columns.py --record " + " ".join(sys.argv[1:]),
+        "commit": commit,
+        "machine": f"{os.cpu_count()} cpus (shared), {platform.platform()}, python {platform.python_version()}",
+        "workers": workers,
+        "seconds": "wall seconds of the method call on that machine (shared with other jobs)",
+    }
 
 
-def run_column(name: str, n_from: int, n_to: int, per_n: float, column_budget: float, workers: int) -> list[dict]:
-    method, options, column = COLUMNS[name]
-    if workers > 1 and method == "greedy":
-        options = dict(options, workers=workers)
+def _line(name: str, n: int, value, published: int, verdict: str, seconds: float, nodes) -> None:
+    nodes_text = "" if nodes is None else f"  nodes {nodes:,}"
+    print(f"{name:<10} n={n:>2}  ours {value}  published {published}  {verdict:<10} {seconds:9.2f} s{nodes_text}", flush=True)
+
+
+def run_column(name: str, args) -> list[dict]:
+    method, options, _, column = COLUMNS[name]
+    if args.workers > 1:
+        options = dict(options, workers=args.workers)
     table = published_table()
+    stored = shipped_columns()["columns"][name] if (args.record or args.stored) else {}
     rows = []
     spent = 0.0
-    for n in range(n_from, n_to + 1):
-        left = column_budget - spent
+    for n in range(args.n_from, args.n_to + 1):
+        if n in stored:
+            row = stored[n]
+            rows.append({"column": name, "n": n, "value": row["value"], "published": table[n][column], "equal": row["value"] == table[n][column],
+                         "complete": True, "verified": True, "seconds": row["seconds"], "nodes": row.get("nodes"), "stored": True})
+            _line(name, n, row["value"], table[n][column], "=" if rows[-1]["equal"] else "MISMATCH", row["seconds"], row.get("nodes"))
+            continue
+        if args.stored:
+            continue
+        left = args.column_budget - spent
         if left <= 0:
             print(f"{name}: column budget spent before n={n}", flush=True)
             break
         started = time.perf_counter()
-        result = PUZZLE.solve(Instance(n), method, budget=Budget(min(per_n, left)), **options)
+        result = PUZZLE.solve(Instance(n), method, budget=Budget(min(args.budget_per_n, left)), **options)
         seconds = time.perf_counter() - started
         spent += seconds
         complete = bool(result.stats.get("complete"))
         published = table[n][column]
-        row = {
-            "column": name,
-            "n": n,
-            "value": result.value,
-            "published": published,
-            "equal": result.value == published,
-            "complete": complete,
-            "verified": result.verified,
-            "seconds": seconds,
-            "nodes": result.stats.get("nodes"),
-        }
+        row = {"column": name, "n": n, "value": result.value, "published": published, "equal": result.value == published,
+               "complete": complete, "verified": result.verified, "seconds": seconds, "nodes": result.stats.get("nodes")}
         rows.append(row)
-        verdict = "=" if row["equal"] and complete else ("MISMATCH" if complete else "incomplete")
-        print(f"{name:<10} n={n:>2}  ours {result.value}  published {published}  {verdict:<10} {seconds:9.2f} s  nodes {row['nodes']:,}", flush=True)
+        _line(name, n, result.value, published, "=" if row["equal"] and complete else ("MISMATCH" if complete else "incomplete"), seconds, row["nodes"])
+        if complete and result.verified and args.record:
+            record_row(data_file(), name, result, n, seconds, _provenance(args.workers))
         if not complete:
             break
     done = [r for r in rows if r["complete"]]
     equal = sum(r["equal"] for r in done)
+    total = sum(r["seconds"] for r in done)
     last = done[-1]["n"] if done else None
-    print(f"{name}: {equal} of {len(done)} complete searches equal the published column (n = {n_from}..{last}), {spent:.0f} s", flush=True)
+    print(f"{name}: {equal} of {len(done)} complete searches equal the published column (n = {args.n_from}..{last}), {total:.0f} s in all", flush=True)
     return rows
 
 
@@ -76,11 +104,19 @@ def main() -> None:
     parser.add_argument("--budget-per-n", type=float, default=600.0)
     parser.add_argument("--column-budget", type=float, default=3600.0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--record", action="store_true", help="write complete verified results into the shipped file; skip those there")
+    parser.add_argument("--stored", action="store_true", help="print the shipped results only")
     parser.add_argument("--out", default="matchsticks_columns")
     args = parser.parse_args()
     rows = []
     for name in args.columns:
-        rows += run_column(name, args.n_from, args.n_to, args.budget_per_n, args.column_budget, args.workers)
+        rows += run_column(name, args)
+    done = [r for r in rows if r["complete"]]
+    print(
+        f"all columns: {sum(r['equal'] for r in done)} of {len(done)} values equal the published ones "
+        f"(of {3 * 63} for n = 1..63), {sum(r['seconds'] for r in done):.0f} s in all",
+        flush=True,
+    )
     write_json(args.out, {"benchmark": "matchsticks_columns", "args": vars(args), "rows": rows})
 
 

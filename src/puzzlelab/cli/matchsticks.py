@@ -47,13 +47,20 @@ def table(
     address: Annotated[Optional[str], typer.Option(help="Ray cluster address (backend ray).", envvar="RAY_ADDRESS")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per n.")] = False,
     store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
+    stored: Annotated[bool, typer.Option("--stored", help="Solve nothing: show the shipped restricted columns (diagonal1, diagonal20, greedy), re-verified.")] = False,
 ) -> None:
     """Solve n over a range with one method and print each verified value beside the
     published figure (the matching column of A294249's table). Exit status 1 if some n
-    got no answer within its budget.
+    got no answer within its budget. With --stored, show the three restricted columns
+    computed earlier and shipped with the package (each re-verified on load).
 
     Example: puzzlelab matchsticks table --n 1..46 --method greedy
+             puzzlelab matchsticks table --n 1..63 --stored
     """
+    if stored:
+        with user_errors():
+            _show_stored(bounded_range(n, "--n", 0, MAX_N), as_json)
+        return
     with user_errors():
         values = bounded_range(n, "--n", 0, MAX_N)
         chosen = PUZZLE.method(method)
@@ -144,6 +151,39 @@ def _print_row(instance, result, seconds, column, published, store, as_json):
         typer.echo(f"{instance.n:>3} {value:>6} {result.status.value:<9} {'' if ref is None else ref:>15} {mark:>5} {seconds:>9.2f}  {result.stats.get('nodes', '')}")
     sys.stdout.flush()
     return missing, int(same), compared
+
+
+def _show_stored(values: list[int], as_json: bool) -> None:
+    """The shipped restricted columns beside the published ones (`columns.py`)."""
+    from puzzlelab.puzzles.matchsticks.columns import COLUMNS, shipped_columns
+
+    try:
+        shipped = shipped_columns()
+    except ValueError as exc:
+        fail(f"shipped restricted columns: {exc}")
+    published = published_table()
+    same = have = 0
+    seconds = 0.0
+    if not as_json:
+        typer.echo(f"{'n':>3} {'best':>5}  " + "  ".join(f"{name:>22}" for name in COLUMNS) + "  (ours/published, seconds)")
+    for v in values:
+        cells, record = [], {"n": v, "best_known": published[v]["best_known"]}
+        for name, (_, _, _, column) in COLUMNS.items():
+            row = shipped["columns"][name].get(v)
+            ref = published[v][column]
+            record[name] = None if row is None else {"value": row["value"], "published": ref, "seconds": row["seconds"]}
+            if row is None:
+                cells.append(f"{'-':>5}/{ref:<5} {'':>10}")
+                continue
+            have += 1
+            same += row["value"] == ref
+            seconds += row["seconds"]
+            mark = "" if row["value"] == ref else "!"
+            cells.append(f"{row['value']:>5}/{ref:<5}{mark:1}{row['seconds']:>9.1f}s")
+        typer.echo(json.dumps(record) if as_json else f"{v:>3} {published[v]['best_known']:>5}  " + "  ".join(f"{c:>22}" for c in cells))
+    if not as_json:
+        total = len(values) * len(COLUMNS)
+        typer.echo(f"{same} of {have} shipped values equal the published ones ({total - have} of {total} not computed yet); {seconds:.0f} s of search in all")
 
 
 COMMANDS = {"table": table}

@@ -5,6 +5,12 @@ Its exact optimum is published with the record (column `greedy` of A294249's tab
 The search is the full kernel with the GREEDY flag, so it shares the symmetry breaking,
 the free-placement rule and the subtree machinery; it needs no outside bound (the first
 greedy descent finds an answer at once and bounds the rest).
+
+Where its time goes (issue 24, docs/matchsticks.md): the ties, not the bound. Every
+large square sharing two sides with the lines already drawn costs the same 2t, so
+depths 2..7 hold 1, 5, 27, 168, 1112, 7455 nodes for every n; 89 % of the nodes are
+then ended by the lookahead in a band of depths. Its nodes grow about 1.5x per n
+(n = 35: 11.8 million, 40: 101 million), so n = 63 is out of reach of one machine.
 """
 
 from __future__ import annotations

@@ -37,6 +37,14 @@ Scans walk the placements row by row with the masks built in registers (ids foll
 tables' row-major order); sizes whose table holds only diagonal corners are walked
 along the diagonal.
 
+Measured (issue 24, `measure.py`, docs/matchsticks.md): 89-96 % of the nodes are ended
+by the lookahead at once, so the scans of killed nodes are the bulk of the work. Every
+scan is therefore prefiltered by line counts (`_side_floor`, `_column_masks`): a size-t
+square on row lines y and y + t adds at least 2t - min(t, matches on y) - min(t, matches
+on y + t) there, likewise for its columns, so rows and columns that cannot give a
+placement within the slack are skipped (the counts are kept per line as the board
+changes). The nodes visited are exactly the same; about 1.3-2.3x less CPU for n = 20..35.
+
 The stack is explicit (arrays indexed by depth). The kernel polls the Budget every 2^16
 nodes and publishes its node count and best value in `control`.
 """
@@ -46,7 +54,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from puzzlelab.core.bits import popcount
+from puzzlelab.core.bits import ctz, popcount
 from puzzlelab.core.result import BEST, NODES, should_stop
 
 __all__ = [
@@ -62,6 +70,7 @@ __all__ = [
     "STAT_STATUS",
     "STAT_FOUND",
     "STAT_SPLITS",
+    "STAT_KEPT",
     "STATUS_DONE",
     "STATUS_STOPPED",
     "STATUS_SPLIT_OVERFLOW",
@@ -73,8 +82,16 @@ FLAG_MAX_ADDED = 4  # a size-t square may add at most 2t matches
 FLAG_LOOKAHEAD = 8  # prune a node where some smaller size cannot be added within the limit
 GREEDY_SLACK_SHIFT = 8  # flags >> 8: with GREEDY, also keep placements up to this many matches above the cheapest
 
-STAT_BEST, STAT_COUNT, STAT_NODES, STAT_STATUS, STAT_FOUND, STAT_SPLITS = 0, 1, 2, 3, 4, 5
+STAT_BEST, STAT_COUNT, STAT_NODES, STAT_STATUS, STAT_FOUND, STAT_SPLITS, STAT_KEPT = 0, 1, 2, 3, 4, 5, 6
 STATS_LEN = 8
+# Per-depth trace counters (`trace[d, k]`; d = depth of the node, size n - d is placed):
+# nodes expanded, killed by the lookahead (and the gap t - u to the size that failed),
+# expansions that found a free placement, placements the scan visited (a free one ends
+# the scan early; counted as the whole scan), candidates kept, expansions with none,
+# candidates dropped because the total passed the limit, children placed.
+(TRACE_EXPANDED, TRACE_LOOKAHEAD_DEAD, TRACE_DEAD_SIZE_GAP, TRACE_FREE, TRACE_SCANNED,
+ TRACE_KEPT, TRACE_NO_CANDIDATE, TRACE_OVER_LIMIT, TRACE_CHILDREN) = range(9)
+TRACE_LEN = 9
 STATUS_DONE, STATUS_STOPPED, STATUS_SPLIT_OVERFLOW = 0, 1, 2
 
 _POLL_MASK = (1 << 16) - 1
@@ -100,10 +117,52 @@ def _added(rows, cols, t, x, y, h, v):
 
 
 @numba.njit(cache=True, nogil=True)
-def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y):
+def _low(x):
+    """`core.bits.ctz` as an int64 (see `_bits`)."""
+    return np.int64(ctz(x))
+
+
+@numba.njit(cache=True, nogil=True)
+def _refill(rows, cols, empty, fr, fc, t, x, y):
+    """Recount the matches of the four words a size-t square at (x, y) touches."""
+    fr[y] = _bits(~rows[y] & empty)
+    fr[y + t] = _bits(~rows[y + t] & empty)
+    fc[x] = _bits(~cols[x] & empty)
+    fc[x + t] = _bits(~cols[x + t] & empty)
+
+
+@numba.njit(cache=True, nogil=True)
+def _side_floor(filled, i, t):
+    """At least this many matches a size-t square adds on the two lines i and i + t
+    (each line holds `filled` matches in all, the square's side at most t of them)."""
+    return 2 * t - min(t, filled[i]) - min(t, filled[i + t])
+
+
+@numba.njit(cache=True, nogil=True)
+def _column_masks(fc, t, side, slack, masks):
+    """masks[k] (k <= the returned top) = the corner columns x whose two column lines
+    leave a size-t square at least k matches short (`_side_floor` <= k): a row whose own
+    floor leaves room k need look at those columns only."""
+    top = min(slack, 2 * t)
+    for k in range(top + 1):
+        masks[k] = np.uint64(0)
+    one = np.uint64(1)
+    for x in range(side):
+        f = _side_floor(fc, x, t)
+        if f <= top:
+            masks[f] |= one << np.uint64(x)
+    for k in range(1, top + 1):
+        masks[k] |= masks[k - 1]
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, fc, masks):
     """True when some placement of size u adds at most `slack` matches. Tries the last
     placement that passed first (the board only grows along a path, so it usually still
-    does), then scans row by row with the masks built in registers."""
+    does), then scans row by row, skipping the rows and columns whose lines hold too
+    few matches for any placement on them to pass (`_side_floor` on the match counts
+    `fr`, `fc` of each line; `_column_masks`)."""
     one = np.uint64(1)
     run = (one << np.uint64(u)) - one
     x = hint_x[u]
@@ -115,29 +174,36 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y):
     last = area - u
     if diagonal_only:
         for y in range(last + 1):
+            if _side_floor(fr, y, u) + _side_floor(fc, y, u) > slack:
+                continue
             h = run << np.uint64(y)
             if _added(rows, cols, u, y, y, h, h) <= slack:
                 hint_x[u] = y
                 hint_y[u] = y
                 return True
         return False
+    top_k = _column_masks(fc, u, last + 1, slack, masks)
     for y in range(last + 1):
+        room = slack - _side_floor(fr, y, u)
+        if room < 0:
+            continue
         top = rows[y]
         bottom = rows[y + u]
         v = run << np.uint64(y)
-        h = run
-        for x in range(last + 1):
-            c = _bits(top & h) + _bits(bottom & h) + _bits(cols[x] & v) + _bits(cols[x + u] & v)
-            if c <= slack:
+        m = masks[min(room, top_k)]
+        while m:
+            x = _low(m)
+            m &= m - one
+            h = run << np.uint64(x)
+            if _bits(top & h) + _bits(bottom & h) + _bits(cols[x] & v) + _bits(cols[x + u] & v) <= slack:
                 hint_x[u] = x
                 hint_y[u] = y
                 return True
-            h <<= one
     return False
 
 
 @numba.njit(cache=True, nogil=True)
-def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, flags, split_depth, split_out, best_path, control, stats):
+def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, flags, split_depth, split_out, best_path, control, stats, trace, kept_out):
     """Depth-first search below `prefix` (placement ids of sizes n, n-1, ...).
 
     - `pl_start[t]:pl_start[t+1]` are the placement ids of size t; `pl_x`, `pl_y` their
@@ -147,7 +213,13 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
       prefix reached (placement ids of depths 0..split_depth-1) as a row of `split_out`.
     - `best_path[d]` receives the placement id of depth d of the best answer found.
     - `stats` receives best, count (answers equal to best), nodes, status, found, splits.
+    - `kept_out` (int64[k, n]) receives the first k answers equal to the best (their
+      placement ids; stats[STAT_KEPT] of them), so that counted optimal solutions can
+      be listed and classified.
+    - `trace` (int64[n + 1, TRACE_LEN], or shape (0, 0) for none) adds per depth what
+      the node did (TRACE_*): the measurements of `profile.py`.
     """
+    tracing = trace.shape[0] > 0
     one = np.uint64(1)
     words = area + 1
     empty = (one << np.uint64(area)) - one
@@ -177,6 +249,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     totals = np.zeros(n + 2, np.int64)
     hint_x = np.zeros(n + 1, np.int64)
     hint_y = np.zeros(n + 1, np.int64)
+    fr = np.zeros(words, np.int64)
+    fc = np.zeros(words, np.int64)
+    masks = np.zeros(130, np.uint64)
     diagonal_only = np.zeros(n + 1, np.bool_)
     for t in range(1, n + 1):
         side = area - t + 1
@@ -184,6 +259,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
 
     best = limit0
     count = 0
+    kept_answers = 0
     found = 0
     nodes = 0
     splits = 0
@@ -212,6 +288,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
         depth = d + 1
     start = depth
     limit = best if counting else best - 1
+    for i in range(words):
+        fr[i] = _bits(~rows[i] & empty)
+        fc[i] = _bits(~cols[i] & empty)
 
     if totals[start] > limit:
         depth = -1  # nothing below this prefix can be within the limit
@@ -221,6 +300,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
         count = 1
         for d in range(n):
             best_path[d] = chosen[d]
+            if kept_out.shape[0] > 0:
+                kept_out[0, d] = chosen[d]
+        kept_answers = min(1, kept_out.shape[0])
         depth = -1
     else:
         ncand[start] = 0
@@ -237,49 +319,68 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 if rows[i] != cols[i]:
                     symmetric = False
                     break
-            m = 0
+            m_count = 0
             cheapest = 4 * t + 1
             free_id = -1
             dead = False
+            dead_u = 0
+            slack = limit - base
             if lookahead and (d == start or cand_cost[d - 1, pos[d - 1] - 1] > 0):
-                slack = limit - base
                 for u in range(t - 1, slack // 2, -1):
-                    if not _fits_within(rows, cols, area, u, diagonal_only[u], slack, hint_x, hint_y):
+                    if not _fits_within(rows, cols, area, u, diagonal_only[u], slack, hint_x, hint_y, fr, fc, masks):
                         dead = True
+                        dead_u = u
                         break
+            if tracing:
+                trace[d, TRACE_EXPANDED] += 1
+                if dead:
+                    trace[d, TRACE_LOOKAHEAD_DEAD] += 1
+                    trace[d, TRACE_DEAD_SIZE_GAP] += t - dead_u
             side = area - t + 1
             run = (one << np.uint64(t)) - one
             rows_to_scan = 0 if dead else side
+            # Only placements adding at most `slack` matches can be kept (greedy's
+            # cheapest among them is the true cheapest whenever it can be kept), so
+            # rows and columns whose lines cannot give one are skipped (`_side_floor`).
+            top_k = 0 if dead else _column_masks(fc, t, side, slack, masks)
             for y in range(rows_to_scan):
+                room = slack - _side_floor(fr, y, t)
+                if room < 0:
+                    continue
                 top = rows[y]
                 bottom = rows[y + t]
                 v = run << np.uint64(y)
                 if diagonal_only[t]:
-                    x_from = y
-                    x_to = y + 1
-                    p = pl_start[t] + y
+                    m = (one << np.uint64(y)) if _side_floor(fc, y, t) <= room else np.uint64(0)
+                    p0 = pl_start[t]
                 else:
-                    x_from = y if symmetric else 0
-                    x_to = side
-                    p = pl_start[t] + y * side + x_from
-                h = run << np.uint64(x_from)
-                for x in range(x_from, x_to):
+                    m = masks[min(room, top_k)]
+                    if symmetric:
+                        m &= ~((one << np.uint64(y)) - one)
+                    p0 = pl_start[t] + y * side
+                while m:
+                    x = _low(m)
+                    m &= m - one
+                    h = run << np.uint64(x)
                     c = _bits(top & h) + _bits(bottom & h) + _bits(cols[x] & v) + _bits(cols[x + t] & v)
-                    h <<= one
+                    p = p0 + x
                     if c == 0:
                         free_id = p
                         break
                     if not (max_added and c > 2 * t):
                         if c < cheapest:
                             cheapest = c
-                        if base + c <= limit:
-                            raw_id[m] = p
-                            raw_cost[m] = c
-                            m += 1
-                    p += 1
+                        if c <= slack:
+                            raw_id[m_count] = p
+                            raw_cost[m_count] = c
+                            m_count += 1
                 if free_id >= 0:
                     break
+            if tracing and not dead:
+                trace[d, TRACE_SCANNED] += side if diagonal_only[t] else (side * side + side) // 2 if symmetric else side * side
             if free_id >= 0:
+                if tracing:
+                    trace[d, TRACE_FREE] += 1
                 cand[d, 0] = free_id
                 cand_cost[d, 0] = 0
                 ncand[d] = 1
@@ -289,13 +390,13 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 top = min(4 * t, cheapest + greedy_slack) if greedy else 4 * t
                 for c in range(top + 2):
                     bucket[c] = 0
-                for i in range(m):
+                for i in range(m_count):
                     if raw_cost[i] <= top:
                         bucket[raw_cost[i] + 1] += 1
                 for c in range(1, top + 2):
                     bucket[c] += bucket[c - 1]
                 kept = bucket[top + 1]
-                for i in range(m):
+                for i in range(m_count):
                     c = raw_cost[i]
                     if c <= top:
                         j = bucket[c]
@@ -303,6 +404,10 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                         cand[d, j] = raw_id[i]
                         cand_cost[d, j] = c
                 ncand[d] = kept
+                if tracing:
+                    trace[d, TRACE_KEPT] += kept
+                    if kept == 0 and not dead:
+                        trace[d, TRACE_NO_CANDIDATE] += 1
             pos[d] = 0
 
         d = depth
@@ -311,6 +416,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             pos[d] = i + 1
             c = cand_cost[d, i]
             if totals[d] + c > limit:
+                if tracing:
+                    trace[d, TRACE_OVER_LIMIT] += ncand[d] - i
                 pos[d] = ncand[d]  # sorted by cost: the rest are over the limit too
                 continue
             p = cand[d, i]
@@ -327,10 +434,13 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             rows[y + t] &= ~h
             cols[x] &= ~v
             cols[x + t] &= ~v
+            _refill(rows, cols, empty, fr, fc, t, x, y)
             chosen[d] = p
             total = totals[d] + c
             totals[d + 1] = total
             nodes += 1
+            if tracing:
+                trace[d, TRACE_CHILDREN] += 1
             if (nodes & _POLL_MASK) == 0:
                 control[NODES] = nodes
                 control[BEST] = best
@@ -347,8 +457,13 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     for k in range(n):
                         best_path[k] = chosen[k]
                     limit = best if counting else best - 1
+                    kept_answers = 0
                 else:
                     count += 1
+                if kept_answers < kept_out.shape[0]:
+                    for k in range(n):
+                        kept_out[kept_answers, k] = chosen[k]
+                    kept_answers += 1
             elif cut:
                 if splits < split_out.shape[0]:
                     for k in range(split_depth):
@@ -362,6 +477,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 rows[y + t] = saved[d, 1]
                 cols[x] = saved[d, 2]
                 cols[x + t] = saved[d, 3]
+                _refill(rows, cols, empty, fr, fc, t, x, y)
                 continue
             depth = d + 1
             expand = True
@@ -378,6 +494,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             rows[y + t] = saved[d, 1]
             cols[x] = saved[d, 2]
             cols[x + t] = saved[d, 3]
+            _refill(rows, cols, empty, fr, fc, t, x, y)
 
     control[NODES] = nodes
     control[BEST] = best
@@ -387,4 +504,5 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     stats[STAT_STATUS] = status
     stats[STAT_FOUND] = found
     stats[STAT_SPLITS] = splits
+    stats[STAT_KEPT] = kept_answers
     return splits

@@ -9,7 +9,7 @@ from puzzlelab.core.result import Result, Status
 from puzzlelab.puzzles.matchsticks.model import format_solution
 from puzzlelab.puzzles.matchsticks.search import SearchOutcome
 
-__all__ = ["to_result", "empty_result", "assumption"]
+__all__ = ["to_result", "empty_result", "assumption", "classify"]
 
 
 def assumption(roam: int) -> str:
@@ -17,6 +17,25 @@ def assumption(roam: int) -> str:
     if roam == 0:
         return "every square lies inside the largest one (as in the A294249 record)"
     return f"every square lies within {roam} of the largest one"
+
+
+def classify(answers: list[list[list[int]]]) -> list[dict[str, Any]]:
+    """The write-up's description of optimal solutions (its "diagonal" and "ladder"
+    families), grouped: how many squares have their corner on the main diagonal and the
+    largest square off it (None: all on it) as `render.classify` prints them under a
+    drawing, and how many solutions are so. Each answer is recounted by the independent
+    checker first (`verify.count_matches`, kept in `matches`)."""
+    from puzzlelab.puzzles.matchsticks.render import classify as on_diagonal
+    from puzzlelab.puzzles.matchsticks.verify import count_matches
+
+    groups: dict[tuple[int, int | None, int], int] = {}
+    for squares in answers:
+        key = (*on_diagonal({"roam": 0, "squares": squares}), count_matches(squares))
+        groups[key] = groups.get(key, 0) + 1
+    return [
+        {"on_diagonal": k[0], "first_off_diagonal": k[1], "matches": k[2], "solutions": count}
+        for k, count in sorted(groups.items(), key=lambda item: (-item[0][0], -(item[0][1] or 0)))
+    ]
 
 
 def empty_result(method: str) -> Result:
@@ -53,6 +72,10 @@ def to_result(
         return Result(None, None, Status.UNKNOWN, method, stats=stats)
     if counted and outcome.complete:
         stats["optimal_solutions"] = outcome.count
+        if outcome.answers and len(outcome.answers) == outcome.count:
+            stats["solution_classes"] = classify(outcome.answers)
+            if any(c["matches"] != outcome.best for c in stats["solution_classes"]):
+                raise RuntimeError(f"matchsticks: a listed optimal solution does not recount to {outcome.best} matches")
     solution = format_solution([tuple(s) for s in outcome.solution], roam)
     if outcome.complete and proves:
         stats["assumption"] = assumption(roam)

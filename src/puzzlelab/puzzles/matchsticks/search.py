@@ -84,7 +84,10 @@ def _flags(descriptor: dict[str, Any]) -> int:
     )
 
 
-def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: int = 0, capacity: int = 1):
+KEEP_ANSWERS = 64  # optimal solutions a counting subtree lists (for their classification)
+
+
+def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: int = 0, capacity: int = 1, trace: np.ndarray | None = None):
     from puzzlelab.puzzles.matchsticks import kernels
 
     n = descriptor["n"]
@@ -95,6 +98,7 @@ def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: in
     split_out = np.zeros((max(1, capacity), max(1, split_depth)), np.int64)
     best_path = np.zeros(max(1, n), np.int64)
     stats = np.zeros(kernels.STATS_LEN, np.int64)
+    kept = np.zeros((KEEP_ANSWERS if descriptor["count"] else 0, max(1, n)), np.int64)
     kernels.search_kernel(
         n,
         tables.area,
@@ -111,8 +115,12 @@ def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: in
         best_path,
         control,
         stats,
+        np.zeros((0, 0), np.int64) if trace is None else trace,
+        kept,
     )
-    return tables, stats, best_path, split_out
+    if trace is not None or split_depth:
+        return tables, stats, best_path, split_out
+    return tables, stats, best_path, [prefix_squares(tables, kept[i, :n]) for i in range(int(stats[kernels.STAT_KEPT]))]
 
 
 def solve_subtree(descriptor: dict[str, Any], budget: Budget | None = None) -> dict[str, Any]:
@@ -126,9 +134,11 @@ def solve_subtree(descriptor: dict[str, Any], budget: Budget | None = None) -> d
     budget = budget or Budget()
     if descriptor["n"] == 0:
         return {"found": True, "best": 0, "count": 1, "nodes": 0, "complete": True, "solution": [], "seconds": 0.0}
-    tables, stats, best_path, _ = _run_kernel(descriptor, budget.control)
+    tables, stats, best_path, answers = _run_kernel(descriptor, budget.control)
     found = bool(stats[kernels.STAT_FOUND])
+    extra = {"answers": answers} if descriptor["count"] and found else {}
     return {
+        **extra,
         "found": found,
         "best": int(stats[kernels.STAT_BEST]) if found else None,
         "count": int(stats[kernels.STAT_COUNT]) if found else 0,
@@ -218,6 +228,7 @@ class SearchOutcome:
     seconds: float
     resumed: int = 0
     details: dict[str, Any] = field(default_factory=dict)
+    answers: list = field(default_factory=list)  # counting: optimal answers listed (up to 64 a subtree)
 
 
 class _LazySubtreeTasks(Sequence):
@@ -249,6 +260,7 @@ class _Tally:
         self.solution = known[1] if known else None
         self.nodes = 0
         self.per_value: dict[int, int] = {}
+        self.answers: dict[int, list] = {}  # per value, the answers the subtrees listed
         self.results: dict[int, dict[str, Any]] = {}
 
     def absorb(self, result: dict[str, Any]) -> None:
@@ -256,6 +268,7 @@ class _Tally:
         if result["found"]:
             value = result["best"]
             self.per_value[value] = self.per_value.get(value, 0) + result["count"]
+            self.answers.setdefault(value, []).extend(result.get("answers", []))
             if self.best is None or value < self.best or (value == self.best and self.solution is None):
                 self.best, self.solution = value, result["solution"]
                 self.state.data["bound"], self.state.data["solution"] = self.best, self.solution
@@ -380,4 +393,5 @@ def run_search(
         subtrees_done=len(tally.results),
         seconds=time.perf_counter() - started,
         resumed=done_before if tally.state.loaded else 0,
+        answers=tally.answers.get(tally.best, []) if count else [],
     )

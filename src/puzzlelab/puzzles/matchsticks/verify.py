@@ -17,7 +17,7 @@ from puzzlelab.core.result import Verdict
 from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
 from puzzlelab.puzzles.matchsticks.model import Instance, Solution, Square
 
-__all__ = ["segments_of", "count_matches", "verify_solution"]
+__all__ = ["segments_of", "count_matches", "verify_solution", "restriction_broken"]
 
 
 def segments_of(square: Square) -> set[tuple[str, int, int]]:
@@ -99,3 +99,40 @@ def _ranges(values: list[int], most: int = 8) -> str:
     if len(parts) > most:
         return ", ".join(parts[:most]) + f" and {len(parts) - most} more"
     return ", ".join(parts)
+
+
+def restriction_broken(squares: Any, free_below: int | None = None, greedy: bool = False) -> str | None:
+    """Why a solution (squares inside the largest one, at (0, 0)) is not an answer of a
+    restricted search, or None when it is: `free_below` k puts every square of size k
+    or more on the main diagonal (x == y); `greedy` makes every square, placed largest
+    first, add the fewest new matches any placement of its size could add then.
+    Costs are recounted with numpy prefix sums over the segment grid (no search code)."""
+    import numpy as np
+
+    items = sorted((Square(*s) if not isinstance(s, Square) else s for s in squares), key=lambda s: -s.size)
+    if free_below is not None:
+        for s in items:
+            if s.size >= free_below and s.x != s.y:
+                return f"square of size {s.size} at ({s.x}, {s.y}) is off the main diagonal (sizes >= {free_below} must be on it)"
+    if not greedy or not items:
+        return None
+    area = items[0].size
+    horizontal = np.zeros((area + 1, area), np.int64)  # [y, x]: segment (x, y)-(x+1, y)
+    vertical = np.zeros((area + 1, area), np.int64)  # [x, y]: segment (x, y)-(x, y+1)
+    for s in items:
+        h_sums = np.concatenate([np.zeros((area + 1, 1), np.int64), np.cumsum(horizontal, axis=1)], axis=1)
+        v_sums = np.concatenate([np.zeros((area + 1, 1), np.int64), np.cumsum(vertical, axis=1)], axis=1)
+        t, k = s.size, area - s.size + 1
+        h_run = h_sums[:, t : t + k] - h_sums[:, :k]  # [line, start]: matches on the run
+        v_run = v_sums[:, t : t + k] - v_sums[:, :k]
+        # cost[y, x] = 4t - the matches already on the four sides
+        have = h_run[:k, :] + h_run[t : t + k, :] + (v_run[:k, :] + v_run[t : t + k, :]).T
+        cost = 4 * t - have
+        placed = int(cost[s.y, s.x])
+        if placed > int(cost.min()):
+            return f"square of size {t} at ({s.x}, {s.y}) adds {placed} matches where {int(cost.min())} was possible (not greedy)"
+        horizontal[s.y, s.x : s.x + t] = 1
+        horizontal[s.y + t, s.x : s.x + t] = 1
+        vertical[s.x, s.y : s.y + t] = 1
+        vertical[s.x + t, s.y : s.y + t] = 1
+    return None

@@ -1,0 +1,113 @@
+"""Counting optimal solutions (issue 24): the counts must not move when the search gets
+faster. Oracles: a brute force over every placement counted up to the square's eight
+symmetries (which gives the write-up's published 1, 1, 1, 1, 3, 14), and the plain-Python
+twin of the kernel (`plain.py`, no prefilter, no line counts) for n up to 20; the
+classification against the write-up's two examples."""
+
+import itertools
+
+import pytest
+from matchsticks_oracles import published_rows
+
+from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.model import Instance
+from puzzlelab.puzzles.matchsticks.plain import plain_search
+from puzzlelab.puzzles.matchsticks.search import make_descriptor, solve_subtree
+from puzzlelab.puzzles.matchsticks.tables import root_prefixes
+
+ROWS = published_rows()
+
+
+def _sides(s, x, y):
+    return frozenset(
+        [("h", x + i, y) for i in range(s)] + [("h", x + i, y + s) for i in range(s)]
+        + [("v", x, y + i) for i in range(s)] + [("v", x + s, y + i) for i in range(s)]
+    )
+
+
+def brute_force_orbits(n: int) -> tuple[int, int]:
+    """(optimum, optimal solutions up to the 8 symmetries of the largest square), by
+    trying every placement of every smaller square inside it."""
+    per_size = [[(s, x, y) for y in range(n - s + 1) for x in range(n - s + 1)] for s in range(n - 1, 0, -1)]
+    start = _sides(n, 0, 0)
+    best, optimal = None, []
+    for combo in itertools.product(*per_size):
+        total = len(start.union(*(_sides(*q) for q in combo)))
+        if best is None or total < best:
+            best, optimal = total, [combo]
+        elif total == best:
+            optimal.append(combo)
+
+    def image(square, k):
+        s, x, y = square
+        for _ in range(k % 4):
+            x, y = n - s - y, x  # a quarter turn
+        return (s, y, x) if k >= 4 else (s, x, y)
+
+    orbits = {min(tuple(sorted(image(q, k) for q in ((n, 0, 0),) + c)) for k in range(8)) for c in optimal}
+    return best, len(orbits)
+
+
+def _counted(n: int):
+    result = PUZZLE.solve(Instance(n), "full", budget=600, count_solutions=True)
+    return result.value, result.stats["optimal_solutions"]
+
+
+@pytest.mark.parametrize("n", range(1, 6))
+def test_counts_equal_brute_force_up_to_symmetry(n):
+    assert _counted(n) == brute_force_orbits(n)
+
+
+@pytest.mark.slow
+def test_count_for_6_equals_brute_force_up_to_symmetry():
+    assert _counted(6) == brute_force_orbits(6) == (45, 14)
+
+
+def _twin_agrees(n: int) -> None:
+    """Kernel and plain twin on the whole proof of n from its published optimum,
+    counting ties: same best, count and nodes in every root subtree."""
+    for prefix in root_prefixes(n):
+        descriptor = make_descriptor(n, count=True, bound=ROWS[n]["best_known"], prefix=prefix)
+        fast, slow = solve_subtree(descriptor), plain_search(descriptor)
+        assert (fast["best"], fast["count"], fast["nodes"]) == (slow["best"], slow["count"], slow["nodes"]), n
+
+
+@pytest.mark.parametrize("n", range(7, 15))
+def test_counts_equal_the_plain_twin(n):
+    _twin_agrees(n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(15, 21))
+def test_counts_equal_the_plain_twin_up_to_20(n):
+    _twin_agrees(n)
+
+
+def test_solutions_are_classified_as_in_the_write_up():
+    # n = 16: "4 solutions; 12 squares on main diagonal; first one off diagonal is 4".
+    result = PUZZLE.solve(Instance(16), "full", budget=300, count_solutions=True)
+    assert result.stats["solution_classes"] == [{"on_diagonal": 12, "first_off_diagonal": 4, "matches": 190, "solutions": 4}]
+
+
+@pytest.mark.slow
+def test_ladder_solutions_of_21_are_classified_as_in_the_write_up():
+    # n = 21: "2 solutions; 5 squares on main diagonal; first one off diagonal is 17".
+    result = PUZZLE.solve(Instance(21), "full", budget=3600, count_solutions=True, workers=2)
+    assert result.stats["solution_classes"] == [{"on_diagonal": 5, "first_off_diagonal": 17, "matches": 282, "solutions": 2}]
+
+
+def test_the_trace_adds_up():
+    # measure.trace_search: below the root, the children made at each depth are the
+    # nodes expanded one depth down (the last depth's are leaves); they sum to the nodes.
+    from puzzlelab.puzzles.matchsticks.measure import format_trace, trace_search
+
+    n = 14
+    found = trace_search(make_descriptor(n, count=True, bound=ROWS[n]["best_known"]))
+    rows = found["rows"]
+    assert sum(r["children"] for r in rows) == found["nodes"]
+    assert (found["best"], found["count"]) == _counted(n)
+    assert rows[2]["expanded"] == 1  # depths 0 and 1 are the fixed two largest squares
+    for upper, lower in zip(rows[2:], rows[3:]):
+        assert upper["children"] == lower["expanded"], upper["depth"]
+    assert all(r["lookahead_dead"] <= r["expanded"] for r in rows)
+    assert format_trace(found).splitlines()[-1].split()[0] == "all"

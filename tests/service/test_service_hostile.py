@@ -62,7 +62,10 @@ def _hog(instance, *, budget, progress, seed, gigabytes=64.0, processes=0, upfro
         budget.require_memory(gigabytes * 1e9, "hog")
     if processes:
         ctx = mp.get_context("fork")
-        children = [ctx.Process(target=_hold, args=(int(budget.memory_bytes * 0.4),)) for _ in range(processes)]
+        # 0.35 each: together (with the worker itself) over the limit, while each child,
+        # a fork of a worker that may already hold a few hundred MB, stays under its own
+        # RLIMIT_DATA (at 0.4 a loaded worker's child failed to allocate at all)
+        children = [ctx.Process(target=_hold, args=(int(budget.memory_bytes * 0.35),)) for _ in range(processes)]
         for child in children:
             child.start()
         for child in children:

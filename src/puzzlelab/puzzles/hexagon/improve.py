@@ -120,17 +120,18 @@ def _improve_task(n: int, start: list[int], radius: int, rounds: int, seed: int,
     return improve_search(n, start, radius=radius, rounds=rounds, seed=seed, budget=budget, report=interim)
 
 
-def _first_beam(n: int, seed: int, budget: Budget) -> tuple[list, str]:
+def _first_beam(n: int, seed: int, budget: Budget, whole: Budget) -> tuple[list, str]:
     """A starting grid from a narrow beam. A beam can die (on n = 5 the spiral order's
     does, every state with a hidden dead end), so the other cell orders, then other
-    seeds, are tried while the budget lasts."""
+    seeds, are tried while the whole budget lasts (the first with its share of it)."""
     orders = ("spiral",) + tuple(o for o in ORDERS if o != "spiral")
     attempt = 0
     while True:
         order = orders[attempt % len(orders)]
-        found = beam_search(n, width=200, order=order, top=5, seed=seed + attempt // len(orders), budget=budget)
+        share = budget if attempt == 0 else whole  # a dead first beam: the rest of the time is the start's
+        found = beam_search(n, width=200, order=order, top=5, seed=seed + attempt // len(orders), budget=share)
         attempt += 1
-        if found or budget.expired() or attempt >= 4 * len(orders):
+        if found or whole.expired() or attempt >= 4 * len(orders):
             return found, order
 
 
@@ -141,7 +142,7 @@ def run_improve(instance: HexInstance, *, budget: Budget, progress, seed: int = 
     if start is not None:
         origin = "given grid"
     else:
-        found, order = _first_beam(n, seed, budget.sub(fraction=0.3))
+        found, order = _first_beam(n, seed, budget.sub(fraction=0.3), budget)
         if not found:
             return feasible_result(n, None, "improve", time.perf_counter() - started)
         start = split_sixes(hexagon(n), found[0][1])

@@ -34,6 +34,7 @@ import os
 import resource
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -46,6 +47,43 @@ from puzzlelab.puzzles.coins import PUZZLE, model, reference
 from puzzlelab.puzzles.coins.symmetry import canonical
 
 
+class _ThreadClock:
+    """The CPU seconds each thread spends in each pass over the array's spans (a level's
+    expansion, a frontier or marking pass), read with time.thread_time. The busiest
+    thread of a pass is how long that pass takes on cores of its own, so the sum of
+    those, plus the CPU spent outside the spans, is the wall time the run would take
+    on an idle machine: a figure the other jobs on a shared machine distort far less
+    than they distort wall time (they still slow the caches)."""
+
+    def __init__(self, kernels):
+        self.passes: list[dict[int, float]] = []
+        self._lock = threading.Lock()
+        plain = kernels.over_blocks
+
+        def over_blocks(fn):
+            spent: dict[int, float] = {}
+            self.passes.append(spent)
+
+            def timed(lo, hi):
+                began = time.thread_time()
+                out = fn(lo, hi)
+                with self._lock:
+                    key = threading.get_ident()
+                    spent[key] = spent.get(key, 0.0) + time.thread_time() - began
+                return out
+
+            return plain(timed)
+
+        kernels.over_blocks = over_blocks
+
+    def figures(self, cpu_seconds: float) -> dict:
+        spans = sum(sum(p.values()) for p in self.passes)
+        busiest = sum(max(p.values(), default=0.0) for p in self.passes)
+        outside = max(0.0, cpu_seconds - spans)
+        return {"span_cpu_seconds": spans, "busiest_thread_seconds": busiest, "outside_spans_cpu_seconds": outside,
+                "idle_machine_wall_estimate_seconds": outside + busiest}
+
+
 def _run_child(conn, start: str, workdir: str, storage: str, mode: str, symmetry: bool, threads: int, max_level: int | None) -> None:
     from puzzlelab.puzzles.coins.bfs import LevelArrayRun
 
@@ -54,6 +92,7 @@ def _run_child(conn, start: str, workdir: str, storage: str, mode: str, symmetry
     targets = {g: font["glyphs"][g] for g in font["order"] if g != begin.glyph}
     wall, cpu = time.perf_counter(), time.process_time()
     run = LevelArrayRun(begin, workdir, storage=storage, symmetry=symmetry, resume=False, threads=threads)  # timed from level 0
+    clock = _ThreadClock(run.kernels)
 
     def progress(event):
         print(f"  {event.phase} {event.message} {100 * (event.fraction or 0):5.1f}%  {event.stats}", flush=True)
@@ -87,6 +126,8 @@ def _run_child(conn, start: str, workdir: str, storage: str, mode: str, symmetry
             "search_cpu_seconds": search_cpu,
             "total_wall_seconds": total_wall,
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "load_average": os.getloadavg(),
+            **clock.figures(search_cpu),
         }
     )
     conn.close()
@@ -218,13 +259,18 @@ def _side_by_side(runs: list[dict]) -> dict:
     base = runs[0]
     same = all(r["levels"] == base["levels"] and r["array_sha256"] == base["array_sha256"] for r in runs)
     same = same and all([t.get("moves") for t in r["targets"]] == [t.get("moves") for t in base["targets"]] for r in runs)
-    print(f"{'threads':>7} {'wall s':>8} {'cpu s':>8} {'peak RSS MB':>11} {'speed-up':>8}")
+    print(f"{'threads':>7} {'wall s':>8} {'cpu s':>8} {'peak RSS MB':>11} {'speed-up':>8}   {'busiest thread s':>16} {'outside spans s':>15} {'idle estimate s':>15} {'speed-up':>8}  load")
     rows = []
     for r in runs:
         speedup = base["search_wall_seconds"] / r["search_wall_seconds"]
+        estimate = base["idle_machine_wall_estimate_seconds"] / r["idle_machine_wall_estimate_seconds"]
         rows.append({"threads": r["threads"], "wall_seconds": r["search_wall_seconds"], "cpu_seconds": r["search_cpu_seconds"],
-                     "peak_rss_mb": r["peak_rss_mb"], "speedup": speedup})
-        print(f"{r['threads']:>7} {r['search_wall_seconds']:8.1f} {r['search_cpu_seconds']:8.1f} {r['peak_rss_mb']:11.0f} {speedup:7.2f}x")
+                     "peak_rss_mb": r["peak_rss_mb"], "speedup": speedup, "idle_estimate_speedup": estimate})
+        print(
+            f"{r['threads']:>7} {r['search_wall_seconds']:8.1f} {r['search_cpu_seconds']:8.1f} {r['peak_rss_mb']:11.0f} {speedup:7.2f}x"
+            f"   {r['busiest_thread_seconds']:16.1f} {r['outside_spans_cpu_seconds']:15.1f} {r['idle_machine_wall_estimate_seconds']:15.1f}"
+            f" {estimate:7.2f}x  {' '.join(f'{x:.1f}' for x in r['load_average'])}"
+        )
     print(f"same levels, same array (SHA-256 {base['array_sha256'][:16]}...) and same move counts in every run: {same}")
     return {"rows": rows, "identical": same}
 

@@ -108,7 +108,7 @@ def test_threads_option_defaults_to_the_cores_available_and_refuses_nonsense(tmp
     run = LevelArrayRun(start, tmp_path / "default")
     assert run.threads == cores_available() >= 1
     run.close()
-    for bad in (-1, 1.5, "2", True):
+    for bad in (-1, 1025, 10**18, 1.5, "2", True):
         with pytest.raises(InvalidInstance) as info:
             LevelArrayRun(start, tmp_path / "bad", threads=bad)
         assert info.value.field == "threads"

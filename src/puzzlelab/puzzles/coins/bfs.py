@@ -49,6 +49,7 @@ __all__ = ["LevelArrayRun", "BfsOutcome", "run_bfs", "memory_available", "array_
 
 STATE_FORMAT = 1
 MODES = ("auto", "push", "pull")
+MAX_THREADS = 1024  # each makes 16 spans of the array: a sane bound on threads and spans
 
 
 def array_bytes(cells: int, coins: int) -> int:
@@ -119,8 +120,8 @@ class LevelArrayRun:
         symmetry: bool = True,
         threads: int | None = None,
     ):
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 0):
-            raise InvalidInstance(f"threads: expected a whole number >= 0 (0: every core), got {threads!r}", "threads")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS):
+            raise InvalidInstance(f"threads: expected a whole number from 0 (every core) to {MAX_THREADS}, got {threads!r}", "threads")
         self.threads = threads or cores_available()
         self.start = start
         self.cells = start.width * start.height

@@ -42,6 +42,7 @@ def bfs(
     budget: Annotated[Optional[float], typer.Option(help="Seconds allowed (default: no limit).", min=0)] = None,
     mode: Annotated[str, typer.Option(help="Level expansion: auto, push or pull.")] = "auto",
     symmetry: Annotated[bool, typer.Option(help="Store one board per orbit when a mirror or turn of the board fixes the start.")] = True,
+    threads: Annotated[int, typer.Option(help="Threads expanding each level (default 0: every core this process may use).", min=0, max=1024)] = 0,
     store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
@@ -60,7 +61,7 @@ def bfs(
         begin = model.parse_start(_read_start(start))
         wanted = _targets(begin, targets)
         folder = workdir or Path("puzzlelab-out") / "coins-bfs" / begin.key.replace(":", "_").replace("/", "slash")
-        run = LevelArrayRun(begin, folder, max_memory_bytes=limit, resume=resume, symmetry=symmetry)
+        run = LevelArrayRun(begin, folder, max_memory_bytes=limit, resume=resume, symmetry=symmetry, threads=threads)
         run_budget = Budget(budget)
         try:
             if run.resumed and not quiet:

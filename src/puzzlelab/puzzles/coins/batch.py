@@ -27,6 +27,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles.coins import model
+from puzzlelab.puzzles.coins.memory import cores_available
 
 __all__ = ["plan", "descriptors", "run_group", "run_batch", "verified_batch", "BatchReport", "METHODS", "done_keys"]
 
@@ -93,7 +94,8 @@ def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, inter
 
         folder = Path(descriptor["workdir"]) / f"{font}_{_safe(start)}"
         memory = options.get("max_memory_gb")
-        run = LevelArrayRun(model.parse_start(f"{font}:{start}"), folder, max_memory_bytes=None if not memory else int(memory * 1e9))
+        begin = model.parse_start(f"{font}:{start}")
+        run = LevelArrayRun(begin, folder, max_memory_bytes=None if not memory else int(memory * 1e9), threads=options.get("threads") or None)
         try:
             targets = {t: model.glyph_mask(font, t) for t in descriptor["targets"]}
             outcome = run.run(targets, budget=budget)
@@ -203,6 +205,8 @@ def run_batch(
     chosen = resolve_method(method, font_name)
     if workers is None and chosen == "bfs" and backend == "local":
         workers = _bfs_workers(font_name)
+    if chosen == "bfs" and backend == "local" and workers:  # each start's levels on its share of the cores
+        options = {"threads": max(1, cores_available() // workers), **(options or {})}
     seconds = None if budget is None or not budget.limited else budget.seconds_left()
     items = descriptors(groups, chosen, options or {}, workdir, seconds)
     tasks = [Task(run_group, (item,), name=f"{font_name}:{item['start']}" + (f"-{item['targets'][0]}" if chosen != "bfs" else "")) for item in items]

@@ -7,7 +7,9 @@ its path is rebuilt by stepping back to a predecessor one level lower. One run r
 every target of a start (all 36 glyphs of a font) in the time of a single search.
 When a symmetry of the board fixes the start (a mirror for A, M, T, ...), the array
 holds one board per orbit (symmetry.py) and the search generates half the children or
-fewer; `symmetry=False` keeps every board.
+fewer; `symmetry=False` keeps every board. Each level is expanded by `threads` threads
+over disjoint block ranges (default: every core this process may use; level_array.py's
+CpuLevelKernels says why the array, the counts and the paths are those of one thread).
 
 The array is backed by a file in a work folder (level_store.py: worked on in huge-page
 RAM and written back per level, or a plain file-backed memmap), with a `state.json`
@@ -39,15 +41,15 @@ from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_pr
 from puzzlelab.puzzles.coins.kernels import geometry, max_moves
 from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT, IMAGE, PAD, CpuLevelKernels, padded_length
 from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
-from puzzlelab.puzzles.coins.memory import memory_available, memory_limit
+from puzzlelab.puzzles.coins.memory import cores_available, memory_available, memory_limit
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.symmetry import stabilizer
 
 __all__ = ["LevelArrayRun", "BfsOutcome", "run_bfs", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
 
 STATE_FORMAT = 1
-CHUNK_BLOCKS = 1 << 18  # 16.8 M ranks per kernel call
 MODES = ("auto", "push", "pull")
+MAX_THREADS = 1024  # each makes 16 spans of the array: a sane bound on threads and spans
 
 
 def array_bytes(cells: int, coins: int) -> int:
@@ -80,6 +82,7 @@ class _Level:
 
     level: int
     mode: str  # push or pull
+    threads: int
     started: float  # perf_counter and process_time at its start
     cpu_started: float
     generated_before: int  # the budget's node counter at its start
@@ -91,6 +94,7 @@ class _Level:
         return {
             "level": self.level,
             "mode": self.mode,
+            "threads": self.threads,
             "boards": self.marked,
             "work": self.work,
             "generated": generated_now - self.generated_before,
@@ -101,7 +105,8 @@ class _Level:
 
 class LevelArrayRun:
     """One BFS from `start` in `workdir` (created; resumed when it holds a matching
-    checkpoint). Raises InvalidInstance (413) up front when the array cannot fit."""
+    checkpoint), each level expanded on `threads` threads (None or 0: every core this
+    process may use). Raises InvalidInstance (413) up front when the array cannot fit."""
 
     def __init__(
         self,
@@ -113,7 +118,11 @@ class LevelArrayRun:
         storage: str = "ram",
         probe: str = "bits",
         symmetry: bool = True,
+        threads: int | None = None,
     ):
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS):
+            raise InvalidInstance(f"threads: expected a whole number from 0 (every core) to {MAX_THREADS}, got {threads!r}", "threads")
+        self.threads = threads or cores_available()
         self.start = start
         self.cells = start.width * start.height
         self.coins = popcount(start.board)
@@ -144,7 +153,7 @@ class LevelArrayRun:
             if not self.resumed:
                 self._start_array()
             self.kernels = CpuLevelKernels(
-                self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe, self.perms
+                self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe, self.perms, self.threads
             )
         except (MemoryError, OSError) as exc:  # the figures fit, but the machine says no
             self._lock.close()
@@ -301,28 +310,32 @@ class LevelArrayRun:
 
     def _grow_level(self, level: int, use_pull: bool, budget: Budget, report) -> _Level:
         """Mark level `level + 1` by pushing from level `level` or pulling into unseen
-        boards, CHUNK_BLOCKS at a time, until done or stopped by the budget."""
-        grown = _Level(level + 1, "pull" if use_pull else "push", time.perf_counter(), time.process_time(), int(budget.control[NODES]))
+        boards, a span of blocks per kernel call on each thread, until done or stopped
+        by the budget."""
+        kernels = self.kernels
+        mode = "pull" if use_pull else "push"
+        grown = _Level(level + 1, mode, kernels.threads, time.perf_counter(), time.process_time(), int(budget.control[NODES]))
         reached = sum(self.state["counts"])
-        self.kernels.dirty = self.store.dirty
-        step = self.kernels.pull if use_pull else self.kernels.push
-        block = 0
-        while block < self.kernels.blocks:
-            hi = min(self.kernels.blocks, block + CHUNK_BLOCKS)
-            block, did, got = step(level + 1, block, hi, budget.control)
+        kernels.dirty = self.store.dirty
+        if use_pull:
+            kernels.prepare_pull(level + 1)  # before the threads pull: the frontier bits
+        step = kernels.pull if use_pull else kernels.push
+        done = 0
+        for lo, hi, (block, did, got) in kernels.over_blocks(lambda lo, hi: step(level + 1, lo, hi, budget.control)):
             grown.marked += got
             grown.work += did
+            done += hi - lo
             elapsed = time.perf_counter() - grown.started
             report(
                 Progress(
                     phase=f"level {level + 1}",
                     message=grown.mode,
-                    done=block,
-                    total=self.kernels.blocks,
+                    done=done,
+                    total=kernels.blocks,
                     stats={"boards": f"{reached + grown.marked:,}", "rate": f"{grown.marked / max(elapsed, 1e-9) / 1e6:.2f}M boards/s"},
                 )
             )
-            if block < hi:  # stopped by the budget
+            if block < hi:  # stopped by the budget (the other spans stop at once too)
                 grown.stopped = True
                 break
         return grown
@@ -362,6 +375,7 @@ class LevelArrayRun:
         """Release the array and the folder's lock (the file keeps the last checkpoint)."""
         if self.levels is None:
             return
+        self.kernels.close()
         del self.kernels
         self.levels = None
         self.store.close()
@@ -381,10 +395,12 @@ def run_bfs(
     workdir: str = "",
     max_memory_gb: float = 0.0,
     keep: bool = False,
+    threads: int = 0,
 ) -> Result:
     """The `bfs` method (methods.py) for one puzzle: search from the start until the
     target's level. An empty `workdir` means a temporary folder (removed unless `keep`),
-    `max_memory_gb` 0 the memory available; the search is deterministic (`seed` unused)."""
+    `max_memory_gb` 0 the memory available, `threads` 0 every core this process may
+    use; the search is deterministic (`seed` unused)."""
     started = time.perf_counter()
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bfs", bound=0)
@@ -394,7 +410,7 @@ def run_bfs(
     limit = int(max_memory_gb * 1e9) if max_memory_gb else None
     run = None
     try:
-        run = LevelArrayRun(start, folder, max_memory_bytes=limit)
+        run = LevelArrayRun(start, folder, max_memory_bytes=limit, threads=threads)
         outcome = run.run({"target": instance.target}, budget=budget, progress=progress)
         stats = {
             "seconds": round(time.perf_counter() - started, 6),
@@ -402,6 +418,7 @@ def run_bfs(
             "boards": sum(outcome.levels),
             "array_bytes": run.nbytes,
             "resumed": run.resumed,
+            "threads": run.threads,
         }
         if "target" in outcome.found:
             moves = run.moves(instance.target)

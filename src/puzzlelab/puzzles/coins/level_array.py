@@ -35,9 +35,13 @@ format and the checkpoints stay the same.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor, as_completed, wait
+from typing import Any, Callable, Iterator
+
 import numba
 import numpy as np
 
+from puzzlelab.core.atomics import atomic_add_i64, atomic_or_u8
 from puzzlelab.core.bits import ctz
 from puzzlelab.core.rank import next_subset, rank, unrank
 from puzzlelab.core.result import NODES, should_stop
@@ -52,7 +56,7 @@ from puzzlelab.puzzles.coins.kernels import (
 )
 from puzzlelab.puzzles.coins.symmetry import canonical, canonical_move_ranks, frame_workspace_njit, orbit_size, transform
 
-__all__ = ["PAD", "IMAGE", "BLOCK", "DIRTY_SHIFT", "PROBES", "padded_length", "CpuLevelKernels"]
+__all__ = ["PAD", "IMAGE", "BLOCK", "DIRTY_SHIFT", "PROBES", "PARALLEL_CHUNK", "padded_length", "CpuLevelKernels"]
 
 PROBES = ("bits", "sorted", "direct")
 
@@ -104,13 +108,23 @@ def _boards_holding(levels, words, block, byte, n, k, total, masks, ranks):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _flag(dirty, index):
+    """Flag the 1 MiB chunk of `index` as changed. Read first: the flags of a level
+    fit in a few cache lines that every thread's marks hit, and a store, even of the
+    same 1, would pull the line away from the other cores every time."""
+    chunk = index >> DIRTY_SHIFT
+    if dirty[chunk] == 0:
+        dirty[chunk] = 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _mark_unseen(levels, dirty, ranks, count, new_byte):
     marked = 0
     for i in range(count):
         child = ranks[i]
         if levels[child] == 0:
             levels[child] = new_byte
-            dirty[child >> DIRTY_SHIFT] = 1
+            _flag(dirty, child)
             marked += 1
     return marked
 
@@ -135,7 +149,7 @@ def expand_push_direct(levels, words, dirty, stored, n, k, total, geo, block_lo,
     for block in range(block_lo, block_hi):
         if (block & 1023) == 0 and should_stop(control):
             marked += _mark_unseen(levels, dirty, ranks[1 - slot], counts[1 - slot], new_byte)
-            control[NODES] += generated
+            atomic_add_i64(control, NODES, generated)
             return block, expanded, marked
         if not _block_has(words, block, pattern):
             continue
@@ -159,7 +173,7 @@ def expand_push_direct(levels, words, dirty, stored, n, k, total, geo, block_lo,
                 break
             mask = next_subset(mask)
     marked += _mark_unseen(levels, dirty, ranks[1 - slot], counts[1 - slot], new_byte)
-    control[NODES] += generated
+    atomic_add_i64(control, NODES, generated)
     return block_hi, expanded, marked
 
 
@@ -171,7 +185,23 @@ def _claim(child, seen, levels, dirty, new_byte):
         return 0
     seen[child >> 3] |= bit
     levels[child] = new_byte
-    dirty[child >> DIRTY_SHIFT] = 1
+    _flag(dirty, child)
+    return 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _claim_shared(child, seen, levels, dirty, new_byte):
+    """_claim for a child that another thread may claim at the same time (push): the
+    seen bit is set by an atomic OR, and only the thread that turned it on marks the
+    child and counts it (a plain |= could lose a bit another thread just set, and the
+    child would be counted twice, or overwritten at a later level)."""
+    bit = np.uint8(1) << np.uint8(child & 7)
+    if seen[child >> 3] & bit:
+        return 0
+    if atomic_or_u8(seen, child >> 3, bit) & bit:
+        return 0
+    levels[child] = new_byte
+    _flag(dirty, child)
     return 1
 
 
@@ -216,7 +246,7 @@ def expand_push(levels, words, dirty, seen, stored, n, k, total, geo, block_lo, 
     for block in range(block_lo, block_hi):
         if (block & 1023) == 0 and should_stop(control):
             marked += _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byte)
-            control[NODES] += generated
+            atomic_add_i64(control, NODES, generated)
             return block, expanded, marked
         if not _block_has(words, block, pattern):
             continue
@@ -237,7 +267,7 @@ def expand_push(levels, words, dirty, seen, stored, n, k, total, geo, block_lo, 
                 break
             mask = next_subset(mask)
     marked += _probe_sorted(buf, fill, parted, starts, shift, seen, levels, dirty, new_byte)
-    control[NODES] += generated
+    atomic_add_i64(control, NODES, generated)
     return block_hi, expanded, marked
 
 
@@ -266,7 +296,7 @@ def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, perms
     generated = 0
     for block in range(block_lo, block_hi):
         if (block & 1023) == 0 and should_stop(control):
-            control[NODES] += generated
+            atomic_add_i64(control, NODES, generated)
             return block, expanded, marked
         if not _block_has(words, block, pattern):
             continue
@@ -278,54 +308,60 @@ def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, perms
                 if symmetric:
                     count = canonical_move_ranks(mask, r, geo, perms_all, frame_scratch, index, frame_board, frame_rank, row, masks)
                     for i in range(count):
-                        if _claim(row[i], seen, levels, dirty, new_byte):
+                        if _claim_shared(row[i], seen, levels, dirty, new_byte):
                             marked += orbit_size(masks[i], perms)
                 else:
                     count = forward_move_ranks(mask, r, geo, row, scratch)
                     for i in range(count):
-                        marked += _claim(row[i], seen, levels, dirty, new_byte)
+                        marked += _claim_shared(row[i], seen, levels, dirty, new_byte)
                 generated += count
                 expanded += 1
             r += 1
             if r >= end:
                 break
             mask = next_subset(mask)
-    control[NODES] += generated
+    atomic_add_i64(control, NODES, generated)
     return block_hi, expanded, marked
 
 
 @numba.njit(cache=True, nogil=True)
-def seen_bits(levels, total, seen):
-    """Rebuild the seen bits from the levels (after a start or a resume)."""
-    seen[:] = 0
-    for r in range(total):
-        if levels[r] != 0:
-            seen[r >> 3] |= np.uint8(1) << np.uint8(r & 7)
+def seen_bits(words, total, seen, block_lo, block_hi):
+    """Rebuild the seen bits of blocks [block_lo, block_hi) from the levels (after a
+    start or a resume): seen bit r = (levels[r] != 0), eight bytes at a time as in
+    frontier_bits; no bit past the last board."""
+    for w in range(block_lo * 8, min(block_hi * 8, seen.shape[0])):
+        x = words[w]
+        zero = ~(((x & _LOW7) + _LOW7) | x) & _HIGH
+        bits = ~np.uint8(((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56))
+        if total - 8 * w < 8:
+            bits &= np.uint8((1 << (total - 8 * w)) - 1)
+        seen[w] = bits
 
 
 @numba.njit(cache=True, nogil=True)
-def frontier_bits(words, stored, front):
-    """front bit r = (levels[r] == stored): the boards being expanded, one bit each, so
-    that pull's random probes read 104 MB (5 x 7) rather than 834 MB. Eight bytes at a
-    time: the zero bytes of words ^ pattern, their high bits gathered by a multiply."""
+def frontier_bits(words, stored, front, block_lo, block_hi):
+    """front bit r = (levels[r] == stored) over blocks [block_lo, block_hi): the boards
+    being expanded, one bit each, so that pull's random probes read 104 MB (5 x 7)
+    rather than 834 MB. Eight bytes at a time: the zero bytes of words ^ pattern, their
+    high bits gathered by a multiply."""
     pattern = np.uint64(stored) * _LOW
-    for w in range(front.shape[0]):
+    for w in range(block_lo * 8, block_hi * 8):
         x = words[w] ^ pattern
         zero = ~(((x & _LOW7) + _LOW7) | x) & _HIGH
         front[w] = np.uint8(((zero >> np.uint64(7)) * _GATHER) >> np.uint64(56))
 
 
 @numba.njit(cache=True, nogil=True)
-def mark_images(levels, words, dirty, seen, n, k, total, perms):
-    """Give every unseen board that is not its orbit's canonical member the byte IMAGE
-    (once, before the first pull), so that pull skips it like a seen board, and skips
-    whole blocks again once their canonical boards are reached, instead of testing the
-    orbit of some 400 million boards (5 x 7, one mirror) at every level. Returns the
-    boards marked."""
+def mark_images(levels, words, dirty, seen, n, k, total, perms, block_lo, block_hi):
+    """Give every unseen board of blocks [block_lo, block_hi) that is not its orbit's
+    canonical member the byte IMAGE (once, before the first pull), so that pull skips
+    it like a seen board, and skips whole blocks again once their canonical boards are
+    reached, instead of testing the orbit of some 400 million boards (5 x 7, one
+    mirror) at every level. Returns the boards marked."""
     masks = np.empty(BLOCK, dtype=np.uint64)
     ranks = np.empty(BLOCK, dtype=np.int64)
     marked = 0
-    for block in range(levels.shape[0] // BLOCK):
+    for block in range(block_lo, block_hi):
         for j in range(_boards_holding(levels, words, block, 0, n, k, total, masks, ranks)):
             if canonical(masks[j], perms) != masks[j]:
                 marked += _claim(ranks[j], seen, levels, dirty, np.uint8(IMAGE))
@@ -333,17 +369,18 @@ def mark_images(levels, words, dirty, seen, n, k, total, perms):
 
 
 @numba.njit(cache=True, nogil=True)
-def frontier_orbit_bits(levels, words, stored, n, k, total, perms, front):
-    """Add to `front` (frontier_bits of `stored`) the images under `perms` of the
-    canonical boards it marks, so that pull finds a predecessor whichever member of
-    its orbit it is."""
+def frontier_orbit_bits(levels, words, stored, n, k, total, perms, front, block_lo, block_hi):
+    """Add to `front` (frontier_bits of `stored`, complete) the images under `perms` of
+    the canonical boards it marks in blocks [block_lo, block_hi), so that pull finds a
+    predecessor whichever member of its orbit it is. An image lands anywhere: its bit
+    is set by an atomic OR, as other threads may be setting bits of the same byte."""
     masks = np.empty(BLOCK, dtype=np.uint64)
     ranks = np.empty(BLOCK, dtype=np.int64)
-    for block in range(levels.shape[0] // BLOCK):
+    for block in range(block_lo, block_hi):
         for j in range(_boards_holding(levels, words, block, stored, n, k, total, masks, ranks)):
             for f in range(perms.shape[0]):
                 image = rank(transform(masks[j], perms, f))
-                front[image >> 3] |= np.uint8(1) << np.uint8(image & 7)
+                atomic_or_u8(front, image >> 3, np.uint8(1) << np.uint8(image & 7))
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -384,7 +421,7 @@ def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, per
     zero = np.uint64(0)
     for block in range(block_lo, block_hi):
         if (block & 1023) == 0 and should_stop(control):
-            control[NODES] += generated
+            atomic_add_i64(control, NODES, generated)
             return block, examined, marked
         if not _block_has(words, block, zero):
             continue
@@ -402,7 +439,7 @@ def expand_pull(levels, words, dirty, seen, front, stored, n, k, total, geo, per
             if r >= end:
                 break
             mask = next_subset(mask)
-    control[NODES] += generated
+    atomic_add_i64(control, NODES, generated)
     return block_hi, examined, marked
 
 
@@ -420,13 +457,13 @@ def count_bytes(words, stored, block_lo, block_hi):
 
 
 @numba.njit(cache=True, nogil=True)
-def count_orbits(levels, words, stored, n, k, total, perms):
-    """How many boards the canonical boards holding `stored` stand for, each counting
-    for its whole orbit under `perms`."""
+def count_orbits(levels, words, stored, n, k, total, perms, block_lo, block_hi):
+    """How many boards the canonical boards holding `stored` in blocks [block_lo,
+    block_hi) stand for, each counting for its whole orbit under `perms`."""
     masks = np.empty(BLOCK, dtype=np.uint64)
     ranks = np.empty(BLOCK, dtype=np.int64)
     count = 0
-    for block in range(levels.shape[0] // BLOCK):
+    for block in range(block_lo, block_hi):
         for j in range(_boards_holding(levels, words, block, stored, n, k, total, masks, ranks)):
             count += orbit_size(masks[j], perms)
     return count
@@ -477,18 +514,30 @@ BUCKET_BITS = 10
 PROBE_BATCH = 1 << 24  # children sorted and probed at a time (128 MB of buffers for 5 x 7)
 
 
+PARALLEL_CHUNK = 1 << 16  # blocks (4.2 M ranks) a thread takes at a time
+
+
 class CpuLevelKernels:
     """The kernels bfs.py calls on a level array (numpy array or memmap of uint8 whose
     length is a multiple of 64). A GPU backend would offer the same methods.
 
     Besides the levels it owns the seen bits (one per board), the frontier bits that
-    pull probes (one per board, made at a level's first pull) and, for the `sorted`
-    probe only, two batch buffers of uint32 ranks when the boards number under 2^32
-    (5 x 7: 834 M), else int64.
+    pull probes (one per board, made by prepare_pull) and, for the `sorted` probe only,
+    two batch buffers of uint32 ranks when the boards number under 2^32 (5 x 7:
+    834 M), else int64.
 
     `perms` (symmetry.stabilizer) are the symmetries fixing the start: with any, only
     one board per orbit is stored (expand_push_bits; `bits` probe only) and the
-    counts and lookups go through the orbit's canonical member."""
+    counts and lookups go through the orbit's canonical member.
+
+    `threads` > 1 (the `bits` probe only; the others are single-threaded benchmark
+    variants): `over_blocks` runs a kernel over disjoint block ranges on that many
+    threads (the kernels release the GIL). Pull, the frontier passes and the counts
+    write only their own blocks' bytes and bits (a block's 64 boards own 8 whole seen
+    bytes); push's children and the frontier's orbit images land anywhere, so they set
+    their bits with an atomic OR and only the thread that set a bit marks and counts
+    the board: the bytes and the counts are those of one thread, level by level. The
+    checkpoint's dirty flags are plain stores of 1 (no read-modify-write): none is lost."""
 
     name = "cpu"
 
@@ -503,6 +552,7 @@ class CpuLevelKernels:
         reserve: int,
         probe: str = "bits",
         perms: np.ndarray | None = None,
+        threads: int = 1,
     ):
         if probe not in PROBES:
             raise ValueError(f"probe: expected one of {PROBES}")
@@ -515,8 +565,10 @@ class CpuLevelKernels:
         self.n, self.k, self.total, self.geo, self.reserve = n, k, total, geo, reserve
         self.blocks = levels.shape[0] // BLOCK
         self.probe = probe
+        self.threads = max(1, int(threads)) if probe == "bits" else 1
+        self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="coins-level") if self.threads > 1 else None
         self.seen = np.zeros(-(-total // 8), dtype=np.uint8)
-        seen_bits(levels, total, self.seen)
+        self._sum(lambda lo, hi: seen_bits(self.words, total, self.seen, lo, hi) or 0)
         self.front: np.ndarray | None = None
         self._front_of = -1  # the stored byte `front` marks
         self._images_marked = False
@@ -530,7 +582,7 @@ class CpuLevelKernels:
     @staticmethod
     def bytes_needed(boards: int, probe: str = "bits") -> int:
         """Memory of the kernels for `boards` boards: levels, seen and frontier bits,
-        and the sorted probe's buffers."""
+        and the sorted probe's buffers (each thread's own buffers are a few KB)."""
         length = padded_length(boards)
         buffers = 2 * 4 * min(PROBE_BATCH, 64 * boards) if probe == "sorted" else 0
         return length + 2 * (length // 8) + buffers
@@ -540,6 +592,30 @@ class CpuLevelKernels:
         extra = 0 if self.buf is None else self.buf.nbytes + self.parted.nbytes
         extra += 0 if self.front is None else self.front.nbytes
         return self.levels.nbytes + self.seen.nbytes + extra
+
+    def over_blocks(self, fn: Callable[[int, int], Any]) -> Iterator[tuple[int, int, Any]]:
+        """(lo, hi, fn(lo, hi)) for spans of blocks that cover the array: on this thread
+        in order, or on the pool's threads as they finish (each thread takes the next
+        span when it is done with one, so uneven spans even out; a small array still
+        makes 16 spans a thread). Returns only once no call is running, also when the
+        caller stops early."""
+        chunk = PARALLEL_CHUNK if self.pool is None else min(PARALLEL_CHUNK, max(1, -(-self.blocks // (16 * self.threads))))
+        spans = [(lo, min(self.blocks, lo + chunk)) for lo in range(0, self.blocks, chunk)]
+        if self.pool is None:
+            for lo, hi in spans:
+                yield lo, hi, fn(lo, hi)
+            return
+        futures = {self.pool.submit(fn, lo, hi): (lo, hi) for lo, hi in spans}
+        try:
+            for future in as_completed(futures):
+                yield (*futures[future], future.result())
+        finally:
+            for future in futures:
+                future.cancel()
+            wait(list(futures))
+
+    def _sum(self, fn: Callable[[int, int], int]) -> int:
+        return sum(int(got) for _, _, got in self.over_blocks(fn))
 
     def push(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
         if self.probe == "bits":
@@ -561,18 +637,30 @@ class CpuLevelKernels:
         self._images_marked = True
         if not self.perms.shape[0]:
             return 0
-        return int(mark_images(self.levels, self.words, self.dirty, self.seen, self.n, self.k, self.total, self.perms))
+        args = (self.levels, self.words, self.dirty, self.seen, self.n, self.k, self.total, self.perms)
+        return self._sum(lambda lo, hi: mark_images(*args, lo, hi))
 
-    def pull(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
+    def prepare_pull(self, stored: int) -> None:
+        """Before pulling into byte stored + 1: the images marked (once) and the frontier
+        bits of `stored` made, on every thread. With threads, call it from the driving
+        thread before `pull` runs on the pool (pull refuses otherwise)."""
         if not self._images_marked:
             self.mark_images()
-        if self._front_of != stored:  # the boards of a finished level never change
-            if self.front is None:
-                self.front = np.zeros(self.words.shape[0], dtype=np.uint8)
-            frontier_bits(self.words, stored, self.front)
-            if self.perms.shape[0]:
-                frontier_orbit_bits(self.levels, self.words, stored, self.n, self.k, self.total, self.perms, self.front)
-            self._front_of = stored
+        if self._front_of == stored:  # the boards of a finished level never change
+            return
+        if self.front is None:
+            self.front = np.zeros(self.words.shape[0], dtype=np.uint8)
+        self._sum(lambda lo, hi: frontier_bits(self.words, stored, self.front, lo, hi) or 0)
+        if self.perms.shape[0]:  # after every plain bit is in: frontier_bits overwrites bytes
+            args = (self.levels, self.words, stored, self.n, self.k, self.total, self.perms, self.front)
+            self._sum(lambda lo, hi: frontier_orbit_bits(*args, lo, hi) or 0)
+        self._front_of = stored
+
+    def pull(self, stored: int, block_lo: int, block_hi: int, control: np.ndarray):
+        if self._front_of != stored:
+            if self.pool is not None:
+                raise RuntimeError(f"pull into byte {stored + 1}: call prepare_pull({stored}) first")
+            self.prepare_pull(stored)
         return expand_pull(
             self.levels, self.words, self.dirty, self.seen, self.front, stored, self.n, self.k, self.total, self.geo,
             self.perms, block_lo, block_hi, control,
@@ -581,11 +669,18 @@ class CpuLevelKernels:
     def count(self, stored: int) -> int:
         """The boards at byte `stored`, each canonical one counting for its orbit."""
         if self.perms.shape[0]:
-            return int(count_orbits(self.levels, self.words, stored, self.n, self.k, self.total, self.perms))
-        return int(count_bytes(self.words, stored, 0, self.blocks))
+            args = (self.levels, self.words, stored, self.n, self.k, self.total, self.perms)
+            return self._sum(lambda lo, hi: count_orbits(*args, lo, hi))
+        return self._sum(lambda lo, hi: count_bytes(self.words, stored, lo, hi))
 
     def stored_level(self, board: int) -> int:
         return int(stored_level(self.levels, np.uint64(board), self.perms))
 
     def path_back(self, board: int) -> list[int]:
         return [int(b) for b in path_back(self.levels, np.uint64(board), self.geo, self.reserve, self.perms)]
+
+    def close(self) -> None:
+        """Stop the pool's threads (the arrays stay)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None

@@ -41,6 +41,7 @@ METHODS: tuple[Method, ...] = (
             Option("workdir", "str", "", "folder for the level array and its checkpoint (default: a temporary folder)", local_only=True),
             Option("max_memory_gb", "float", 0.0, "refuse when the array needs more (default, and at most: the memory available)", minimum=0),
             Option("keep", "bool", False, "keep the level array after the run (to resume or to reuse)", local_only=True),
+            Option("threads", "int", 0, "threads expanding each level (0: every core this process may use)", minimum=0, maximum=1024),
         ),
         exact=True,
     ),

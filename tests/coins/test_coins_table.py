@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from job_waiting import wait_for
 from puzzlelab import cli
 from puzzlelab.puzzles.coins import PUZZLE, model, optimal_table, table
 from puzzlelab.puzzles.coins.optimal_table import CorruptTable, entries_digest, load_table
@@ -299,21 +300,10 @@ def test_the_rest_service_answers_from_the_table_by_default(tmp_path):
         assert described["default_method"] == "table" and described["methods"][0]["name"] == "table"
         response = client.post("/api/jobs", json={"puzzle": "coins", "instance": f"font5x7:{key}"})
         assert response.status_code == 202, response.text
-        job = wait_for_job(client, response.json()["id"])
+        job = wait_for(client, response.json()["id"], timeout=120)
         assert job["state"] == "done", job
         result = job["result"]
         assert result["method"] == "table" and result["status"] == "optimal" and result["verified"]
         assert result["value"] == RAW["puzzles"][key][0] and "exhaustive BFS" in result["stats"]["proof"]
         assert client.get(job["svg"]).status_code == 200
 
-
-def wait_for_job(client, job_id, timeout=120):
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled", "interrupted"):
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} still running after {timeout} s")

@@ -8,11 +8,11 @@ checker to the same value."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from fastapi.testclient import TestClient
 
+from job_waiting import wait_for
 from puzzlelab.core.tables import read_data_text
 from puzzlelab.puzzles import get
 from puzzlelab.puzzles.coins.reference import published_lengths
@@ -35,16 +35,6 @@ JOBS = [
 FIELD_FORMATS = {"tiling": "contest", "hexagon": "submission", "matchsticks": "squares", "coins": "moves", "macmahon": "solution"}
 
 
-def wait_for(client, job_id, timeout=240):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] in ("done", "failed", "cancelled", "interrupted"):
-            return job
-        time.sleep(0.1)
-    raise AssertionError(f"job {job_id} still {job['state']} after {timeout} s")
-
-
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     path = tmp_path_factory.mktemp("dashboards") / "records.sqlite"
@@ -57,7 +47,7 @@ def solved(client):
     """The dashboards before any solve, then one verified job per puzzle."""
     before = {name: client.get(f"/api/records/{name}/dashboard").json() for name, _, _ in JOBS}
     ids = [client.post("/api/jobs", json={"puzzle": p, "instance": i, "budget": 120}).json()["id"] for p, i, _ in JOBS]
-    jobs = {p: wait_for(client, job_id) for (p, _, _), job_id in zip(JOBS, ids)}
+    jobs = {p: wait_for(client, job_id, timeout=240) for (p, _, _), job_id in zip(JOBS, ids)}
     for name, job in jobs.items():
         assert job["state"] == "done" and job["result"]["verified"] and job["result"]["status"] == "optimal", (name, job)
     return before, jobs
@@ -263,7 +253,7 @@ def test_previews_draw_the_instance_without_solving(client):
 # ------------------------------------------------------------ long runs: progress figures kept
 def test_progress_figures_are_kept_and_served_after_a_restart(client):
     job = client.post("/api/jobs", json={"puzzle": "toy", "instance": "small", "options": {"slow": 0.2}, "budget": 3}).json()
-    assert wait_for(client, job["id"])["state"] == "done"
+    assert wait_for(client, job["id"], timeout=240)["state"] == "done"
     series = client.get(f"/api/jobs/{job['id']}/progress").json()
     points = series["points"]
     assert len(points) >= 5 and series["state"] == "done"
@@ -298,7 +288,7 @@ def test_an_answer_keyed_by_digest_is_rebuilt_from_its_job(client):
     """A grid of no catalog is stored under 'WxH:<digest>': its answer is drawn from
     the instance its job kept."""
     grid = "...#\n....\n#...\n...."
-    job = wait_for(client, client.post("/api/jobs", json={"puzzle": "tiling", "instance": grid, "budget": 60}).json()["id"])
+    job = wait_for(client, client.post("/api/jobs", json={"puzzle": "tiling", "instance": grid, "budget": 60}).json()["id"], timeout=240)
     key = job["instance"]
     assert job["state"] == "done" and ":" in key
     answer = client.get("/api/records/tiling/answer", params={"instance": key}).json()

@@ -9,20 +9,11 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
+from job_waiting import wait_for
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import REGISTRY
 from puzzlelab.service.app import create_app
 from puzzlelab.service.jobs import JobRunner
-
-
-def wait_for(client, job_id, states=("done", "failed", "cancelled", "interrupted"), timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] in states:
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} still {job['state']} after {timeout} s")
 
 
 @pytest.fixture(scope="module")

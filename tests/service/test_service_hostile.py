@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from job_waiting import wait_for as _wait_for
 from puzzlelab.core.puzzle import InvalidInstance, Method, Option
 from puzzlelab.core.result import Budget
 from puzzlelab.core.store import StoreError
@@ -145,13 +146,7 @@ def post(client, body=None, raw=None):
 
 
 def wait_for(client, job_id, timeout=90):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] in FINAL:
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} still {job['state']} after {timeout} s")
+    return _wait_for(client, job_id, FINAL, timeout=timeout)
 
 
 def refused(response, status=422, field=None, words=""):

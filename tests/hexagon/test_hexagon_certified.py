@@ -92,7 +92,7 @@ def test_prove_cli_certified(tmp_path):
     assert data["proven"] and data["certified"] and data["proof_bytes"] > 0 and data["certificate_failure"] is None
     saved = json.loads(path.read_text())
     assert saved["certified"] is True and set(saved["certificates"]) == set(saved["refuted"])
-    trusted = runner.invoke(cli.app, ["hexagon", "prove", "4", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(path)])
+    trusted = runner.invoke(cli.app, ["hexagon", "prove", "4", "--method", "cubes", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(path)])
     assert trusted.exit_code == 2 and "certified proof's checkpoint" in trusted.output
     for option in (["--cube-method", "maxsat"], ["--screen-method", "maxsat"], ["--screen-levels", "1"], ["--resplit", "2"]):
         bad = runner.invoke(cli.app, ["hexagon", "prove", "4", "--certified", *option])

@@ -186,18 +186,21 @@ def test_a_false_counterexample_is_caught_by_the_checker():
         check_counterexample(4, 3, 500, bad)
 
 
-def test_prove_cli_proves_optimal_and_stores_it(tmp_path):
+@pytest.mark.parametrize("method", ["cubes", "dp"])
+def test_prove_cli_proves_optimal_and_stores_it(tmp_path, method):
     out = tmp_path / "p.json"
-    result = runner.invoke(cli.app, ["hexagon", "prove", "5", "--level", "3", "--depth", "7", "--workers", "1", "--checkpoint", str(out), "--json"])
+    result = runner.invoke(cli.app, ["hexagon", "prove", "5", "--method", method, "--level", "3", "--depth", "7", "--workers", "1", "--checkpoint", str(out), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["proven"] and data["optimal"] and data["claim_raw"] == 147 and data["bound"] == edge_count(5) - 148
+    assert data["method"] == {"cubes": "cubes", "dp": "row-dp"}[method]
     best = Store().best("hexagon")[0]
     assert best.value == 147 and best.status == Status.OPTIMAL.value
 
 
-def test_prove_cli_reports_a_false_claim_with_a_verified_grid(tmp_path):
-    result = runner.invoke(cli.app, ["hexagon", "prove", "5", "--raw", "146", "--depth", "7", "--workers", "1", "--checkpoint", str(tmp_path / "c.json"), "--json"])
+@pytest.mark.parametrize("method", ["cubes", "dp"])
+def test_prove_cli_reports_a_false_claim_with_a_verified_grid(tmp_path, method):
+    result = runner.invoke(cli.app, ["hexagon", "prove", "5", "--method", method, "--raw", "146", "--depth", "7", "--workers", "1", "--checkpoint", str(tmp_path / "c.json"), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert not data["proven"] and data["settled"]
@@ -205,11 +208,16 @@ def test_prove_cli_reports_a_false_claim_with_a_verified_grid(tmp_path):
 
 
 def test_prove_cli_unfinished_run_exits_1_and_bad_input_exits_2(tmp_path):
-    result = runner.invoke(cli.app, ["hexagon", "prove", "6", "--depth", "7", "--budget", "0.001", "--checkpoint", str(tmp_path / "u.json")])
+    result = runner.invoke(cli.app, ["hexagon", "prove", "6", "--method", "cubes", "--depth", "7", "--budget", "0.001", "--checkpoint", str(tmp_path / "u.json")])
     assert result.exit_code == 1 and "run the same command to resume" in result.output
-    for args, field in ((["5", "--raw", "999"], "raw"), (["5", "--level", "7"], "level"), (["30"], "raw"), (["5", "--backend", "mpi"], "backend"), (["5", "--split-conflicts", "-1"], "split-conflicts")):
+    for args, field in ((["5", "--raw", "999"], "raw"), (["5", "--level", "7"], "level"), (["30"], "raw"), (["5", "--backend", "mpi"], "backend"), (["5", "--split-conflicts", "-1"], "split-conflicts"), (["5", "--method", "bfs"], "method"), (["5", "--method", "dp", "--certified"], "method")):
         bad = runner.invoke(cli.app, ["hexagon", "prove", *args])
         assert bad.exit_code == 2 and f"error: {field}" in bad.output, (args, bad.output)
+
+
+def test_prove_by_dp_out_of_budget_exits_1_and_says_so(tmp_path):
+    result = runner.invoke(cli.app, ["hexagon", "prove", "6", "--method", "dp", "--budget", "0.001", "--no-store"])
+    assert result.exit_code == 1 and "not finished: the row DP stopped" in result.output, result.output
 
 
 @pytest.mark.slow
@@ -219,7 +227,7 @@ def test_order_8_proven_optimal_by_cubes(tmp_path):
     with --split-conflicts 0, which closed the cubes that splitting kept cutting)."""
     result = runner.invoke(
         cli.app,
-        ["hexagon", "prove", "8", "--level", "3", "--workers", "2", "--split-conflicts", "0", "--budget", "14400", "--checkpoint", str(tmp_path / "n8.json"), "--json"],
+        ["hexagon", "prove", "8", "--method", "cubes", "--level", "3", "--workers", "2", "--split-conflicts", "0", "--budget", "14400", "--checkpoint", str(tmp_path / "n8.json"), "--json"],
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -258,7 +266,7 @@ def test_the_default_level_is_the_lowest_that_can_prove_the_claim():
 def test_a_level_too_low_leaves_the_claim_unsettled(tmp_path):
     """n = 4 at level 2: level-2 grids with 2 penalties exist, the bound of the true claim
     87; that is no counterexample to 87, so the run exits 1 and says to go higher."""
-    result = runner.invoke(cli.app, ["hexagon", "prove", "4", "--level", "2", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(tmp_path / "l2.json"), "--json"])
+    result = runner.invoke(cli.app, ["hexagon", "prove", "4", "--method", "cubes", "--level", "2", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(tmp_path / "l2.json"), "--json"])
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
     assert not data["settled"] and not data["proven"] and data["counterexample"]["level_penalty"] <= 2

@@ -40,7 +40,7 @@ from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
 from puzzlelab.puzzles.hexagon.completion import split_sixes
 from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_solutions, level_minimum
 from puzzlelab.puzzles.hexagon.model import MAX_ORDER, HexInstance, edge_count, format_grid, grid_values, hexagon, parse_grids
-from puzzlelab.puzzles.hexagon.proof import proof_level, run_proof
+from puzzlelab.puzzles.hexagon.proof import DP_MAX_ORDER, proof_level, run_dp_proof, run_proof
 from puzzlelab.puzzles.hexagon.reference import level_table, published_raw
 from puzzlelab.puzzles.hexagon.refute import REFUTE_METHODS
 
@@ -318,6 +318,7 @@ def prove(
     n: Annotated[int, typer.Argument(help="Order of the hexagon.")],
     raw: Annotated[Optional[int], typer.Option(help="Claim: no grid scores above this raw score (default: the published best).")] = None,
     level: Annotated[Optional[int], typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle. Default: the lowest level whose published minimum is above the bound (n = 7: 4; n = 8, 9, 10: 3; n = 11: 2), else 3.", show_default=False)] = None,
+    method: Annotated[str, typer.Option(help="auto (the row DP up to n = 8, cubes beyond), dp (the row DP: exact, no solver, no checkpoint) or cubes (cube-and-conquer by SAT).")] = "auto",
     depth: Annotated[int, typer.Option(help="Cells nearest the centre whose 1s the cubes decide (more: more, smaller cubes).")] = 14,
     workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
     split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; refute.SPLIT_CONFLICTS).")] = 100_000,
@@ -357,6 +358,7 @@ def prove(
         _check_seconds(grid_budget, "grid-budget")
         if certified:
             _check_certified_options(screen_levels, screen_method, cube_method, resplit)
+        by_dp = _proof_by_dp(method, n, certified)
         path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}{'-certified' if certified else ''}.json"
         _checkpoint_folder(path)
     run_budget = Budget(budget)
@@ -366,15 +368,30 @@ def prove(
         screen_levels=levels_to_screen, budget=run_budget, checkpoint=path, backend=backend, address=address, grid_budget=grid_budget,
         progress=_proof_progress(n, level, as_json), certified=certified,
     )
+    if by_dp:
+        def work():
+            return run_dp_proof(n, raw, level=level, budget=run_budget, grid_budget=grid_budget)
+    else:
+        def work():
+            return run_proof(n, raw, **options)
     with user_errors():
         try:
-            report = run_in_thread(lambda: run_proof(n, raw, **options), _cancel_on_interrupt(run_budget))
+            report = run_in_thread(work, _cancel_on_interrupt(run_budget))
         except ValueError as exc:
             fail(str(exc))
         if store and report.record is not None:
             Store().add(PUZZLE.name, str(n), report.record, PUZZLE.sense)
     typer.echo(json.dumps(report.to_dict()) if as_json else report.message)
     raise typer.Exit(EXIT_OK if report.settled else EXIT_NO_ANSWER)
+
+
+def _proof_by_dp(method: str, n: int, certified: bool) -> bool:
+    """Whether `prove` asks the row DP (see --method); bad choices are refused."""
+    if method not in ("auto", "dp", "cubes"):
+        raise InvalidInstance(f"method: expected auto, dp or cubes, got {method!r}", "method")
+    if method == "dp" and certified:
+        raise InvalidInstance("method: --certified checks SAT certificates; use --method cubes (or auto) with it", "method")
+    return method == "dp" or (method == "auto" and not certified and n <= DP_MAX_ORDER)
 
 
 COMMANDS = {"count": count, "score": score, "table": table, "batch": batch, "prove": prove, "rows": rows}

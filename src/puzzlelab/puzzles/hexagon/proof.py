@@ -3,7 +3,9 @@
 The claim holds when no level-k grid has E - R - 1 or fewer penalty edges (E = edges;
 the level-k penalty never exceeds the final one, seed write-up "Level by Level": n = 8
 and 9 need level 3, where the published level-3 minimum equals the final penalty).
-`cube_proof.prove_below` does the SAT work. What this module adds is what a user reads:
+`cube_proof.prove_below` does the SAT work; for small orders `run_dp_proof` asks the
+row DP instead (rowdp.py: exact, no solver; n = 7 at level 4 in under a minute where
+one UNSAT call took 1298 s). What this module adds is what a user reads:
 
 - proven: the bound, and, when a grid of exactly R is found by `sat` with the
   published arguments and passes the independent verifier, "R is optimal", with a
@@ -16,6 +18,7 @@ and 9 need level 3, where the published level-3 minimum equals the final penalty
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -24,13 +27,15 @@ from puzzlelab.puzzles.hexagon.cube_proof import Counterexample, ProofSummary, p
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.reference import level_table, published_arguments
+from puzzlelab.puzzles.hexagon.rowdp import TooLarge, grids_within
 from puzzlelab.puzzles.hexagon.sat import run_sat
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import checked, rule_violation, verify_grid
 
-__all__ = ["run_proof", "proof_level", "check_counterexample", "ProofReport", "CheckedCounterexample"]
+__all__ = ["run_proof", "run_dp_proof", "DP_MAX_ORDER", "proof_level", "check_counterexample", "ProofReport", "CheckedCounterexample"]
 
 DEFAULT_LEVEL = 3  # where the published level table cannot tell: n = 8 and 9 were proven there
+DP_MAX_ORDER = 8  # `prove --method auto` asks the row DP up to here (its state count grows past n = 8: docs/hexagon.md)
 
 
 @dataclass
@@ -78,6 +83,7 @@ class ProofReport:
     solve_seconds: float = 0.0
     check_seconds: float = 0.0
     certificate_failure: str | None = None
+    method: str = "cubes"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON `prove --json` prints."""
@@ -96,6 +102,7 @@ class ProofReport:
             "total_seconds": self.total_seconds,
             "checkpoint": self.checkpoint,
             "certified": self.certified,
+            "method": self.method,
         }
         if self.certified:
             out.update(proof_bytes=self.proof_bytes, solve_seconds=self.solve_seconds, check_seconds=self.check_seconds, certificate_failure=self.certificate_failure)
@@ -181,6 +188,34 @@ def run_proof(
     return report
 
 
+def run_dp_proof(n: int, raw: int, *, level: int = 3, budget: Budget | None = None, grid_budget: float = 120.0) -> ProofReport:
+    """The claim settled by the row DP: its min passes of levels 1..k under the bound
+    keep every partial grid that can still end within it, so an empty table is a proof
+    and a surviving state walks to a level grid (checked, then completed as a
+    counterexample: several are tried, as one may complete to a lower score than
+    another). No checkpoint: a run that stops at its budget starts again."""
+    bound = edge_count(n) - raw - 1
+    report = ProofReport(n, raw, level, bound, 0, 0, 0, False, 0.0, 0.0, None, method="row-dp")
+    started = time.perf_counter()
+    try:
+        grids = grids_within(n, level, bound, budget=budget)
+    except TooLarge as exc:
+        report.seconds = report.total_seconds = time.perf_counter() - started
+        report.message = f"not finished: the row DP stopped ({exc}); raise --budget, or use --method cubes"
+        return report
+    report.seconds = report.total_seconds = time.perf_counter() - started
+    for grid in grids:  # lowest level penalty first; the first one completed above the claim settles it
+        _disproved(report, Counterexample(pattern="row DP", grid=grid), grid_budget / len(grids))
+        if report.settled:
+            break
+    if grids:
+        return report
+    report.proven = True
+    question = f"no level-{level} grid of order {n} with at most {bound} penalty edges"
+    _proven(report, question, grid_budget)
+    return report
+
+
 def _disproved(report: ProofReport, counterexample: Counterexample, grid_budget: float) -> None:
     """A cube holds a level grid within the bound: check it, complete it to a whole grid
     and verify that. A whole grid above the claim disproves it (kept as a record);
@@ -213,7 +248,7 @@ def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
     n, raw = report.n, report.claim_raw
     report.settled = True
     message = (
-        f"proven: {question} ({report.cubes} cubes refuted, {report.total_seconds:.0f} s in all), "
+        f"proven: {question} ({_how(report)}, {report.total_seconds:.0f} s in all), "
         f"so every grid has at least {report.bound + 1} penalty edges and raw score at most {raw}"
     )
     if report.certified:
@@ -228,9 +263,13 @@ def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
     else:
         report.optimal, report.grid = True, found.solution
         message += f"; a verified grid of raw {raw} exists, so {raw} is optimal"
-        stats = dict(found.stats, proven=f"optimal: {question} (cube-and-conquer, {report.cubes} cubes)", proof_seconds=report.total_seconds)
+        stats = dict(found.stats, proven=f"optimal: {question} ({_how(report)})", proof_seconds=report.total_seconds)
         report.record = Result(raw, found.solution, Status.OPTIMAL, "prove", bound=raw, stats=stats, verdict=found.verdict)
     report.message = message
+
+
+def _how(report: ProofReport) -> str:
+    return f"cube-and-conquer, {report.cubes} cubes refuted" if report.method == "cubes" else "row DP: no partial grid within the bound survives"
 
 
 def _grid_of_score(n: int, raw: int, budget: float) -> Result:

@@ -34,7 +34,7 @@ from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
 
-__all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "TooLarge"]
+__all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "grids_within", "TooLarge"]
 
 MAX_STATES = 20_000_000  # about 1 GB of tables at two words a state; refused beyond
 
@@ -231,6 +231,20 @@ def lowest_penalty(n: int, k: int, bound: int, *, budget: Budget | None = None, 
         return None
     low = min(counts)
     return low, counts[low]
+
+
+def grids_within(n: int, k: int, bound: int, *, max_grids: int = 8, budget: Budget | None = None, stats: DPStats | None = None) -> list[list[int]]:
+    """Up to `max_grids` checked level-k grids of the lowest penalty, when it is <=
+    bound; [] when no level-k grid is within the bound. The min passes alone settle
+    the question (no counting pass): the cheapest exact answer to "is any level-k grid
+    within the bound?" (`hexagon prove --method dp`)."""
+    stats = stats if stats is not None else DPStats()
+    guide = _guides(n, k, bound, budget or Budget(), stats)
+    if guide is None:
+        return []
+    last = guide[1][-1][1]
+    low = int(last[last >= 0].min())
+    return _walk(n, guide, low, True, max_grids, allow_more=True)
 
 
 def level_grids(n: int, k: int, bound: int, *, exact: bool = False, max_grids: int = 100_000, budget: Budget | None = None, check_every: int = 1) -> list[list[int]]:

@@ -16,7 +16,11 @@ dead; and a state whose penalty plus a lower bound of what the remaining cells m
 cost exceeds the bound is dropped. The lower bound comes from a first pass (lowest
 penalty per step, no counts): the cells after step i are, turned by 180 degrees, the
 cells up to step V-2-i, and the lowest penalty the first pass reached there cannot be
-beaten by any grid within the bound (the turned grid is one too).
+beaten by any grid within the bound (the turned grid is one too). In the first half,
+where step V-2-i is not reached yet, the lowest penalty of step i-1 serves (the
+cells up to step i-1 are among those up to V-2-i, and penalties only grow along a
+path), so even the first half prunes: n = 9's level-1 pass under the level-2 bound
+was out of reach without it.
 
 The kernels are in rowdp_kernels.py.
 """
@@ -127,7 +131,8 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
         what = "counting pass" if count_mode else "min pass"
         if budget.expired():
             raise TooLarge(f"n={setup.n} level {setup.k} {what}: out of time at cell {i} of {steps} ({stats.peak_states:,} states at the peak so far)")
-        future = int(lowest[steps - 2 - i]) if guide is None and 0 <= steps - 2 - i < i else 0
+        turned = min(steps - 2 - i, i - 1)  # see the module docstring: the cells after step i hold, turned, those up to any step <= V-2-i
+        future = int(lowest[turned]) if guide is None and turned >= 0 else 0
         if guide is not None:
             hk, hp, hv = guide[1][i]
             below = guide[0]

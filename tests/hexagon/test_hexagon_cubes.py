@@ -221,6 +221,18 @@ def test_prove_by_dp_out_of_budget_exits_1_and_says_so(tmp_path):
 
 
 @pytest.mark.slow
+def test_order_9_proven_optimal_by_the_row_dp(tmp_path):
+    """n = 9: the row DP's min passes of levels 1..3 under the bound 23 end empty
+    (about 2 CPU minutes and 4 GB), and a verified grid of 576 is found: 576 is
+    optimal, the published value (the cubes took 14,260 s wall)."""
+    result = runner.invoke(cli.app, ["hexagon", "prove", "9", "--grid-budget", "900", "--no-store", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["method"] == "row-dp" and data["level"] == 3 and data["bound"] == 23
+    assert data["proven"] and data["optimal"] and data["claim_raw"] == 576
+
+
+@pytest.mark.slow
 def test_order_8_proven_optimal_by_cubes(tmp_path):
     """n = 8: no level-3 grid has 19 or fewer penalties, and the published 442 is
     reached: 442 is optimal. About 2 hours on 2 cores (7328 s over three runs, the last

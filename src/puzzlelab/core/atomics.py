@@ -15,7 +15,7 @@ import numba
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["atomic_or_u8", "atomic_add_i64"]
+__all__ = ["atomic_or_u8", "atomic_xor_u8", "atomic_add_i64"]
 
 
 def _atomic_rmw(op: str, dtype):
@@ -44,6 +44,7 @@ def _atomic_rmw(op: str, dtype):
 
 
 _or_u8 = _atomic_rmw("or", types.uint8)
+_xor_u8 = _atomic_rmw("xor", types.uint8)
 _add_i64 = _atomic_rmw("add", types.int64)
 
 
@@ -51,6 +52,14 @@ _add_i64 = _atomic_rmw("add", types.int64)
 def atomic_or_u8(arr, index, bits):
     """arr[index] |= bits as one indivisible step (arr: uint8); returns the old byte."""
     return _or_u8(arr, index, bits)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def atomic_xor_u8(arr, index, bits):
+    """arr[index] ^= bits as one indivisible step (arr: uint8); returns the old byte.
+    (The two-bit BFS turns a frontier field into `old` with it while other threads OR
+    codes into the byte's other fields.)"""
+    return _xor_u8(arr, index, bits)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

@@ -61,11 +61,15 @@ def test_bfs_verb_on_glyph_rows_matches_bidir(tmp_path):
     assert [row["moves"] for row in data["targets"]] == [7, 20, None]
 
 
-def test_bfs_verb_refuses_5x9_up_front(tmp_path):
-    result = runner.invoke(APP, ["coins", "bfs", "font5x9:A", "--workdir", str(tmp_path / "w"), "--max-memory-gb", "20"])
+def test_bfs_verb_refuses_5x9_up_front_when_memory_is_short(tmp_path):
+    # 5 x 9 runs on the two-bit engine (18.5 GB); with 16 GB it is refused, in one line
+    result = runner.invoke(APP, ["coins", "bfs", "font5x9:A", "--workdir", str(tmp_path / "w"), "--max-memory-gb", "16"])
     assert result.exit_code == 2
-    assert "73,006,209,045" in result.output and "--method bidir" in result.output
+    assert "73,006,209,045" in result.output and "memory is short" in result.output and "--method bidir" in result.output
+    assert "18.5 GB of memory" in result.output and "16.0 GB" in result.output
     assert not (tmp_path / "w").exists()
+    byte = runner.invoke(APP, ["coins", "bfs", "font5x9:A", "--engine", "byte", "--workdir", str(tmp_path / "w"), "--max-memory-gb", "20"])
+    assert byte.exit_code == 2 and "73.0 GB" in byte.output and not (tmp_path / "w").exists()
 
 
 def test_batch_stores_verified_results_and_resumes(tmp_path):

@@ -152,3 +152,34 @@ def test_a_byte_array_checkpoint_is_not_taken_for_a_two_bit_one(tmp_path):
     with pytest.raises(InvalidInstance) as info:
         TwoBitRun(model.Start(4, 4, START_4X4), folder)
     assert "not a checkpoint of a two-bit" in str(info.value)
+
+
+def test_a_batch_task_checks_the_memory_of_the_machine_it_runs_on(tmp_path, monkeypatch):
+    """run_group is what a Ray node (or a local worker) runs for one start: with a fake
+    small memory figure there, the 5 x 9 start is refused before anything is made."""
+    import puzzlelab.puzzles.coins.bfs_engine as chooser
+    from puzzlelab.puzzles.coins import batch
+
+    for module in (engine, chooser):  # the node's memory figure, as coins.memory reports it there
+        monkeypatch.setattr(module, "memory_limit", lambda requested: (12 * 10**9, "the memory available here"))
+    task = batch.descriptors([{"font": "font5x9", "start": "A", "targets": ["B"]}], "bfs", {}, str(tmp_path / "w"), None)[0]
+    with pytest.raises(InvalidInstance) as info:
+        batch.run_group(task)
+    assert "memory is short: the memory available here is 12.0 GB" in str(info.value) and "18.5 GB" in str(info.value)
+    assert not (tmp_path / "w").exists()
+
+
+def test_the_engine_is_chosen_by_memory_and_kept_by_the_folder(tmp_path, monkeypatch):
+    import puzzlelab.puzzles.coins.bfs_engine as chooser
+
+    small = model.Start(4, 4, START_4X4)
+    assert chooser.choose_engine(small, tmp_path / "a") == "byte"
+    assert chooser.choose_engine(model.parse_start("font5x9:A"), tmp_path / "a", max_memory_bytes=24 * 10**9) == "twobit"
+    run = chooser.open_bfs_run(small, tmp_path / "b", engine="twobit", threads=1)
+    run.run(max_level=2)
+    run.close()
+    again = chooser.open_bfs_run(small, tmp_path / "b")
+    assert isinstance(again, TwoBitRun) and again.resumed
+    again.close()
+    with pytest.raises(InvalidInstance, match="--engine"):
+        chooser.open_bfs_run(small, tmp_path / "c", engine="nibble")

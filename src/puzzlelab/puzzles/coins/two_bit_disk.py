@@ -38,12 +38,14 @@ with the figures.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import math
 import mmap
 import os
 import shutil
+import tempfile
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -95,6 +97,20 @@ def _gb(n: float) -> str:
     return f"{n / 1e9:.1f} GB"
 
 
+@contextlib.contextmanager
+def _node_lock() -> Iterator[None]:
+    """A lock per machine (a file in the temporary folder), held while a run checks the
+    memory free and takes it: two starts that a cluster puts on one node at once (Ray's
+    tasks ask for one CPU) do not both see the memory free."""
+    path = Path(tempfile.gettempdir()) / "puzzlelab-coins-two-bit.lock"
+    with open(path, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def _zeroed(nbytes: int) -> tuple[mmap.mmap, np.ndarray]:
     """Zeroed anonymous memory advised to use huge pages (fewer TLB misses on the random
     probes, as level_store.py's `ram`)."""
@@ -139,10 +155,16 @@ class TwoBitRun:
         self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="coins-two-bit") if self.threads > 1 else None
         self._readers: dict[int, LayerReader] = {}
         try:
-            self._buffer, self.cells = _zeroed(self.nbytes)
+            with _node_lock():  # check and claim the memory as one step per machine
+                self._check_fits(max_memory_bytes)
+                self._buffer, self.cells = _zeroed(self.nbytes)
+                self.cells[:] = 0  # touch every page now: the next start's check sees it taken
         except (MemoryError, OSError) as exc:
             self._release()
             raise InvalidInstance(f"bfs: the two-bit array of {_gb(self.nbytes)} could not be set up ({type(exc).__name__})", "instance", 413) from None
+        except InvalidInstance:
+            self._release()
+            raise
         self.words = self.cells[: self.nwords * 8].view(np.uint64)
         self.state = self._load_state() if resume else None
         self.resumed = self.state is not None

@@ -111,11 +111,11 @@ def _node_lock() -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _zeroed(nbytes: int) -> tuple[mmap.mmap, np.ndarray]:
-    """Zeroed anonymous memory advised to use huge pages (fewer TLB misses on the random
-    probes, as level_store.py's `ram`)."""
+def _zeroed(nbytes: int, huge: bool = True) -> tuple[mmap.mmap, np.ndarray]:
+    """Zeroed anonymous memory, advised to use huge pages (fewer TLB misses on the random
+    probes, as level_store.py's `ram`) unless `huge` is false."""
     buf = mmap.mmap(-1, max(nbytes, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
+    if huge and hasattr(mmap, "MADV_HUGEPAGE"):
         buf.madvise(mmap.MADV_HUGEPAGE)
     return buf, np.frombuffer(buf, dtype=np.uint8)[:nbytes]
 
@@ -124,12 +124,14 @@ class TwoBitRun:
     """One BFS from `start` in `workdir` (created; resumed from its layers when it holds
     a matching run), levels expanded on `threads` threads (None or 0: every core this
     process may use). The same calls as bfs.LevelArrayRun. Raises InvalidInstance (413)
-    up front when the array or the layers cannot fit."""
+    up front when the array or the layers cannot fit. `touch=False` (benchmarks only)
+    leaves the array's pages untouched and small, so the first levels of a start can be
+    run where the whole array would not be taken: memory grows with the boards marked."""
 
     symmetries: list[str] = []  # every board is stored (no orbits)
 
     def __init__(self, start: Start, workdir: str | os.PathLike, *, max_memory_bytes: int | None = None, resume: bool = True,
-                 threads: int | None = None, sync: bool = False):
+                 threads: int | None = None, sync: bool = False, touch: bool = True):
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS):
             raise InvalidInstance(f"threads: expected a whole number from 0 (every core) to {MAX_THREADS}, got {threads!r}", "threads")
         self.threads = threads or cores_available()
@@ -157,8 +159,9 @@ class TwoBitRun:
         try:
             with _node_lock():  # check and claim the memory as one step per machine
                 self._check_fits(max_memory_bytes)
-                self._buffer, self.cells = _zeroed(self.nbytes)
-                self.cells[:] = 0  # touch every page now: the next start's check sees it taken
+                self._buffer, self.cells = _zeroed(self.nbytes, huge=touch)
+                if touch:
+                    self.cells[:] = 0  # take every page now: the next start's check sees it taken
         except (MemoryError, OSError) as exc:
             self._release()
             raise InvalidInstance(f"bfs: the two-bit array of {_gb(self.nbytes)} could not be set up ({type(exc).__name__})", "instance", 413) from None
@@ -245,7 +248,8 @@ class TwoBitRun:
 
     def _rebuild(self) -> None:
         """The array at the end of the last complete level, from its layers."""
-        self.cells[:] = 0
+        if getattr(self, "_stale", False):  # a level stopped part way: start from zeros
+            self.cells[:] = 0
         counts = self.state["counts"]
         for level, count in enumerate(counts):
             got = self.reader(level).mark_into(self.cells, OLD if level < len(counts) - 1 else code_of(level))

@@ -300,9 +300,11 @@ def run_bidir(instance: Instance, *, budget: Budget, progress, seed: int, memory
     return bidirectional(instance, budget=budget, progress=progress, memory_mb=memory_mb, dedup=dedup)
 
 
-def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: bool = False, budget: Budget | None = None) -> list[int]:
+def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: bool = False, budget: Budget | None = None,
+               seconds: list[float] | None = None) -> list[int]:
     """Boards at each distance 0..depth from `board` (forward, or backward: the boards
-    that reach it), by the same kernel and table as `bidir` searching one side."""
+    that reach it), by the same kernel and table as `bidir` searching one side; the wall
+    time of each level is appended to `seconds` when given."""
     budget = budget or Budget()
     geo = geometry(width, height)
     reserve = max_moves(width * height, popcount(board))
@@ -313,6 +315,7 @@ def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: boo
     frontier = np.array([board], dtype=np.uint64)
     sizes = [1]
     for level in range(1, depth + 1):
+        tick = time.perf_counter()
         nxt = np.empty(max(1024, 4 * frontier.shape[0] + reserve), dtype=np.uint64)
         position, n_next = 0, 0
         while position < frontier.shape[0]:
@@ -329,6 +332,8 @@ def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: boo
                 return sizes
         frontier = nxt[:n_next].copy()
         sizes.append(n_next)
+        if seconds is not None:
+            seconds.append(time.perf_counter() - tick)
         if n_next == 0:
             break
     return sizes

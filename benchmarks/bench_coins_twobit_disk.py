@@ -13,7 +13,7 @@ font on a Ray cluster (one start a node).
    18.3 GB to a benchmark); per level the boards, the CPU time, the layer's bytes.
 3. --part slice: 2^SLICE_BITS boards of the 5 x 9 rank space filled with the codes of a
    peak level (the 5 x 7 proportions), a 1/16 part of it expanded by the real kernel
-   (expand_shared, atomics included) on 1 thread: boards expanded and children per CPU
+   (expand_shared, atomics included) on 1 thread (--slice-share N: 1/N of it): boards expanded and children per CPU
    second; the layer encoder's and an empty scan's bytes per second.
 4. The projection, with its assumptions printed.
 
@@ -120,7 +120,7 @@ def part_5x9(start_key: str, levels: int, threads: int, folder: Path) -> dict:
     return {"start": start_key, "levels": outcome.levels, "per_level": rows, "peak_rss_gb": peak_rss_gb()}
 
 
-def part_slice(slice_bits: int, fractions: tuple[float, float]) -> dict:
+def part_slice(slice_bits: int, fractions: tuple[float, float], share: int = 16) -> dict:
     n, k = 45, 13
     size = 1 << slice_bits
     offset = BOARDS_5X9 // 2
@@ -131,7 +131,7 @@ def part_slice(slice_bits: int, fractions: tuple[float, float]) -> dict:
     control = Budget().control
     expand_shared(cells, words, 2, n, k, size, geo, 0, 4, control, reserve, offset, size - 1)  # compile
     control[NODES] = 0
-    part = words.shape[0] // 16
+    part = words.shape[0] // share
     cpu = time.process_time()
     _, expanded, marked = expand_shared(cells, words, 2, n, k, size, geo, 4, 4 + part, control, reserve, offset, size - 1)
     cpu_s = time.process_time() - cpu
@@ -147,20 +147,20 @@ def part_slice(slice_bits: int, fractions: tuple[float, float]) -> dict:
     expand_shared(empty, empty.view(np.uint64), 2, n, k, 4 * empty.nbytes, geo, 0, empty.nbytes // 8, control, reserve, offset, size - 1)
     scan_s = time.process_time() - cpu
     out = {
-        "slice_boards": size, "fractions_current_old": fractions, "expanded": int(expanded), "marked": int(marked),
+        "slice_boards": size, "share_expanded": 1 / share, "fractions_current_old": fractions, "expanded": int(expanded), "marked": int(marked),
         "children": generated, "children_per_expanded": generated / max(1, expanded), "cpu_seconds": cpu_s,
         "expanded_per_cpu_second": expanded / cpu_s, "children_per_cpu_second": generated / cpu_s,
         "encoded": int(encoded), "encode_seconds_per_board": encode_s / max(1, encoded),
         "encode_bytes_per_cpu_second": cells.nbytes / encode_s, "scan_bytes_per_cpu_second": empty.nbytes / scan_s,
     }
-    print(f"5 x 9 slice of {size:,} boards ({cells.nbytes / 2**30:.2f} GiB), 1/16 of it expanded on 1 thread: {expanded:,} boards, "
+    print(f"5 x 9 slice of {size:,} boards ({cells.nbytes / 2**30:.2f} GiB), 1/{share} of it expanded on 1 thread: {expanded:,} boards, "
           f"{out['children_per_expanded']:.1f} moves each, {out['expanded_per_cpu_second'] / 1e6:.3f} M boards expanded per cpu second "
           f"({generated / cpu_s / 1e6:.1f} M children/s); layer encoding {1e9 * out['encode_seconds_per_board']:.1f} ns a board "
           f"({encoded:,} boards), empty scan {out['scan_bytes_per_cpu_second'] / 1e9:.2f} GB/s of array")
     return out
 
 
-def projection(rate: dict, reach: float, levels: int, cores: list[int], nodes: int, efficiency: float) -> dict:
+def projection(rate: dict, reach: float, levels: int, cores: list[int], nodes: int, efficiency: float, probes: float) -> dict:
     array = two_bit_bytes(BOARDS_5X9)
     expanded = BOARDS_5X9 * reach
     scans = levels * array * 2 / rate["scan_bytes_per_cpu_second"]  # the expanding and the encoding scan of each level
@@ -170,11 +170,15 @@ def projection(rate: dict, reach: float, levels: int, cores: list[int], nodes: i
     print(f"projection, one 5 x 9 start ({BOARDS_5X9:,} boards, {reach:.0%} reached and {levels} levels as for 5 x 7, "
           f"each level one expanding scan and one encoding scan of the {array / 1e9:.1f} GB array, {scans / 3600:.1f} h of it): "
           f"1 core {one_core / 3600:.0f} h")
+    # Each child is one random probe of the array: a node's memory system caps them all.
+    memory_bound = expanded * rate["children_per_expanded"] / probes / 3600
+    out.update(node_random_probes_per_second_assumed=probes, memory_bound_hours=memory_bound)
     for c in cores:
-        hours = one_core / (c * efficiency) / 3600
+        hours = max(one_core / (c * efficiency) / 3600, memory_bound)
         out[f"cores_{c}_hours"] = hours
-        print(f"   {c} cores: {hours:.1f} h ({efficiency:.0%} parallel efficiency assumed: the kernel waits on memory)")
-    per_node = one_core / (cores[-1] * efficiency) / 3600
+        print(f"   {c} cores: {hours:.1f} h ({efficiency:.0%} parallel efficiency assumed, and at most {probes / 1e9:.1f} G random "
+              f"probes a second a node: {memory_bound:.1f} h at least)")
+    per_node = max(one_core / (cores[-1] * efficiency) / 3600, memory_bound)
     rounds = math.ceil(37 / nodes)
     out.update(cluster_nodes=nodes, cluster_hours=rounds * per_node, node_cores=cores[-1])
     print(f"   whole font5x9 (37 starts) on a Ray cluster of {nodes} nodes x {cores[-1]} cores, one start a node "
@@ -185,15 +189,18 @@ def projection(rate: dict, reach: float, levels: int, cores: list[int], nodes: i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", action="append", choices=("5x7", "5x9", "slice"), help="repeatable; default 5x9 and slice")
+    parser.add_argument("--part", action="append", choices=("5x7", "5x9", "slice", "projection"),
+                        help="repeatable; default 5x9 and slice; `projection` alone recomputes it from the last figures")
     parser.add_argument("--start", default="font5x7:A")
     parser.add_argument("--start-5x9", default="font5x9:A")
     parser.add_argument("--levels-5x9", type=int, default=4, help="5 x 9 levels run whole (each level's marks take pages)")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--slice-bits", type=int, default=30)
+    parser.add_argument("--slice-share", type=int, default=16, help="expand 1/N of the slice's words")
     parser.add_argument("--cores", type=int, nargs="+", default=[2, 16, 64])
     parser.add_argument("--nodes", type=int, default=37)
     parser.add_argument("--levels-assumed", type=int, default=45, help="levels of a whole 5 x 9 start (each costs two scans)")
+    parser.add_argument("--node-probes", type=float, default=1.5e9, help="random array probes a second one node's memory serves (assumed)")
     parser.add_argument("--workdir", default=None, help="folder for the layer files (default: a temporary one, removed)")
     args = parser.parse_args()
     parts = args.part or ["5x9", "slice"]
@@ -210,12 +217,12 @@ def main() -> None:
             report["first_levels_5x9"] = part_5x9(args.start_5x9, args.levels_5x9, args.threads or None, base / "5x9")
         if "slice" in parts:
             fractions = (max(LEVEL_FRACTIONS), sum(LEVEL_FRACTIONS[: int(np.argmax(LEVEL_FRACTIONS))]))
-            report["slice"] = part_slice(args.slice_bits, fractions)
+            report["slice"] = part_slice(args.slice_bits, fractions, args.slice_share)
     finally:
         if not args.workdir:
             shutil.rmtree(base, ignore_errors=True)
     if "slice" in report:
-        report["projection"] = projection(report["slice"], sum(LEVEL_FRACTIONS), args.levels_assumed, args.cores, args.nodes, 0.8)
+        report["projection"] = projection(report["slice"], sum(LEVEL_FRACTIONS), args.levels_assumed, args.cores, args.nodes, 0.8, args.node_probes)
     write_json("coins_twobit_disk", report)
 
 

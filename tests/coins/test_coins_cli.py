@@ -4,6 +4,7 @@ the puzzle's own bfs, batch and animate; plus the pictures."""
 import json
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -129,3 +130,21 @@ def test_pictures_replay_the_moves():
     assert html_stepper(inst, moves).count("<button") == 4
     text = PUZZLE.render_text(inst, None)
     assert text.splitlines()[1].startswith("-ooo-")
+
+
+def test_bfs_verb_on_the_two_bit_engine_resumes_and_verifies(tmp_path, oracle):
+    start = "---o/o---/-o-o/o-o-"
+    targets = "oo--/oo--/o---/o---;oo-o/---o/---o/-o--;-o-o/o-o-/---o/o---"  # 7, 20, unreachable
+    start_mask = model.rows_to_mask(start.replace("/", "\n"), "s")[2]
+    distances = oracle.bfs(start_mask, 4, 4)
+    expected = [distances.get(model.rows_to_mask(t.replace("/", "\n"), "t")[2]) for t in targets.split(";")]
+    args = ["coins", "bfs", "--engine", "twobit", "--targets", targets, "--workdir", str(tmp_path / "w"), "--json", "--quiet", "--no-store"]
+    first = runner.invoke(APP, [*args, "--budget", "0", "--", start])  # stopped at once: level 0 only on disk
+    assert first.exit_code == 1
+    result = runner.invoke(APP, [*args, "--", start])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["finished"] is True and data["levels"] == np.bincount(list(distances.values())).tolist()
+    assert [row["moves"] for row in data["targets"]] == expected == [7, 20, None]
+    assert [row["verified"] for row in data["targets"]] == [True, True, False]
+    assert (tmp_path / "w" / "layer_020.ef").exists()

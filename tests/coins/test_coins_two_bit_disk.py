@@ -50,13 +50,20 @@ def test_every_board_has_the_oracle_distance_on_4x4(tmp_path, distances_4x4):
 
 
 def test_4x5_equals_the_byte_array_on_one_and_three_threads(tmp_path):
+    """Spans of 8 words (256 boards; 493 spans on 4 x 5): three threads mark children in
+    the same bytes all the time, so a lost or double-counted mark would show."""
     start = model.Start(4, 5, START_4X5)
     byte = LevelArrayRun(start, tmp_path / "byte", threads=1)
     expected = byte.run(stop_when_found=False)
-    one = TwoBitRun(start, tmp_path / "one", threads=1)
-    three = TwoBitRun(start, tmp_path / "three", threads=3)
+    one = TwoBitRun(start, tmp_path / "one", threads=1, span_words=8)
+    three = TwoBitRun(start, tmp_path / "three", threads=3, span_words=8)
+    assert three.spans == 493
     assert one.run(stop_when_found=False).levels == expected.levels == three.run(stop_when_found=False).levels
     assert _layers(one) == _layers(three)  # the same boards at every level, whatever the threads
+    big = TwoBitRun(start, tmp_path / "big", threads=1)  # one span of 2^16 words: the same boards
+    assert big.run(stop_when_found=False).levels == expected.levels
+    assert [big.reader(lv).ranks().tolist() == one.reader(lv).ranks().tolist() for lv in range(len(expected.levels))] == [True] * len(expected.levels)
+    big.close()
     boards = byte.levels[: byte.total]
     for level in range(len(expected.levels)):
         assert np.array_equal(three.reader(level).ranks(), np.flatnonzero(boards == level + 1))
@@ -95,10 +102,10 @@ def test_layer_files_round_trip(tmp_path):
 
 def test_an_interrupted_run_resumes_from_its_layers_to_the_same_result(tmp_path):
     start = model.Start(4, 5, START_4X5)
-    whole = TwoBitRun(start, tmp_path / "whole", threads=2)
+    whole = TwoBitRun(start, tmp_path / "whole", threads=2, span_words=64)
     expected = whole.run(stop_when_found=False).levels
     folder = tmp_path / "cut"
-    run = TwoBitRun(start, folder, threads=2)
+    run = TwoBitRun(start, folder, threads=2, span_words=64)
     run.run(max_level=6)
     budget = Budget()
     budget.cancel()  # the run is interrupted inside level 7
@@ -107,7 +114,7 @@ def test_an_interrupted_run_resumes_from_its_layers_to_the_same_result(tmp_path)
     run.close()
     # a kill after layer 7 was written but before state.json counted it
     (folder / "layer_007.ef").write_bytes(b"\0" * 24)
-    again = TwoBitRun(start, folder, threads=2)
+    again = TwoBitRun(start, folder, threads=2, span_words=64)
     assert again.resumed and len(again.state["counts"]) == 7
     outcome = again.run(stop_when_found=False)
     assert outcome.levels == expected and _layers(again) == _layers(whole)
@@ -183,3 +190,44 @@ def test_the_engine_is_chosen_by_memory_and_kept_by_the_folder(tmp_path, monkeyp
     again.close()
     with pytest.raises(InvalidInstance, match="--engine"):
         chooser.open_bfs_run(small, tmp_path / "c", engine="nibble")
+
+
+def _field_counts(cells: np.ndarray) -> np.ndarray:
+    fields = (cells[:, None] >> np.arange(0, 8, 2, dtype=np.uint8)) & 3
+    return np.bincount(fields.reshape(-1), minlength=4)
+
+
+@pytest.mark.parametrize("bits, rounds", [(12, 200), pytest.param(18, 30, marks=pytest.mark.slow)])
+def test_the_shared_kernel_loses_no_mark_under_contention(bits, rounds):
+    """Four threads expand disjoint quarters of a slice of 2^bits boards of the 5 x 9 rank
+    space whose children are all folded into the slice (the benchmark's slice mode), so
+    they write the same few KB of fields all the time. Every expanded board must turn
+    old, every counted mark must be a field that went from unseen to next, and nothing
+    else may change. Catching a race needs two threads on two cores at once, so on a
+    loaded machine it is a matter of chance: with plain read-modify-writes instead of
+    the atomics, 2 of 30 rounds of 2^18 boards (the slow case) broke these counts here,
+    and 6 of 300 rounds of 2^12 boards in one run, none of 1,000 in another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from puzzlelab.puzzles.coins import kernels
+    from puzzlelab.puzzles.coins.two_bit import expand_shared
+
+    rng = np.random.default_rng(1)
+    size, threads = 1 << bits, 4
+    geo, reserve, offset = kernels.geometry(5, 9), kernels.max_moves(45, 13), math.comb(45, 13) // 3
+    broken = []
+    with ThreadPoolExecutor(threads) as pool:
+        for round_ in range(rounds):
+            codes = rng.choice(3, size=size, p=[0.4, 0.3, 0.3]).astype(np.uint8)  # unseen, old, current
+            cells = np.zeros(size // 4, dtype=np.uint8)
+            for j in range(4):
+                cells |= codes[j::4] << np.uint8(2 * j)
+            words = cells.view(np.uint64)
+            before, control, per = _field_counts(cells), Budget().control, words.shape[0] // threads
+            got = [f.result() for f in [pool.submit(expand_shared, cells, words, 2, 45, 13, size, geo, t * per, (t + 1) * per, control, reserve, offset, size - 1)
+                                        for t in range(threads)]]
+            expanded, marked = sum(int(g[1]) for g in got), sum(int(g[2]) for g in got)
+            after = _field_counts(cells)
+            if not (expanded == before[2] and after[2] == 0 and after[1] == before[1] + expanded and after[3] == marked and after[0] == before[0] - marked):
+                broken.append(round_)
+    assert broken == []

@@ -11,7 +11,7 @@ delta/varint coding it answers "is rank r in this level?" without decoding the l
 of each level's membership and 8+ for one-byte varint gaps.
 
 Layout. The rank space is cut into spans of SPAN_WORDS words of the two-bit array
-(32 boards a word, 2^21 ranks a span); each span is its own Elias-Fano segment over
+(32 boards a word, 2^21 ranks a span; tests use smaller spans); each span is its own Elias-Fano segment over
 its own range, so threads encode spans independently, a lookup reads one segment, and
 a segment's CRC-32 is checked before it is read. `layer_NNN.ef` holds the segments'
 uint64 words in span order (lows, then highs); `layer_NNN.idx.npy` an int64 row per
@@ -201,9 +201,10 @@ class LayerReader:
     """One level's layer file, mapped read-only; each segment's CRC is checked the first
     time it is read. Raises CorruptLayer when the files are missing or do not fit."""
 
-    def __init__(self, folder: Path, level: int, spans: int):
+    def __init__(self, folder: Path, level: int, spans: int, span_words: int = SPAN_WORDS):
         self.data_path, self.index_path = layer_paths(folder, level)
         self.level = level
+        self.span_ranks = 32 * span_words
         try:
             self.index = np.load(self.index_path, allow_pickle=False)
             size = self.data_path.stat().st_size
@@ -230,23 +231,23 @@ class LayerReader:
         return seg, n, low
 
     def contains(self, rank: int) -> bool:
-        span = rank // SPAN_RANKS
+        span = rank // self.span_ranks
         seg, n, low = self.segment(span)
-        return bool(segment_contains(seg, n, low, rank - span * SPAN_RANKS))
+        return bool(segment_contains(seg, n, low, rank - span * self.span_ranks))
 
     def mark_into(self, cells: np.ndarray, code: int) -> int:
         """Set every board of the layer to `code` in a two-bit array; returns the count."""
         marked = 0
         for span in range(self.index.shape[0]):
             seg, n, low = self.segment(span)
-            marked += int(mark_segment(cells, seg, n, low, span * SPAN_RANKS, code))
+            marked += int(mark_segment(cells, seg, n, low, span * self.span_ranks, code))
         if marked != self.boards:
             raise CorruptLayer(f"{self.data_path}: decoded {marked} boards, its index says {self.boards}")
         return marked
 
     def ranks(self) -> np.ndarray:
         """Every rank of the layer, in order (for tests and small boards)."""
-        cells = np.zeros(-(-(self.index.shape[0] * SPAN_RANKS) // 4), dtype=np.uint8)
+        cells = np.zeros(-(-(self.index.shape[0] * self.span_ranks) // 4), dtype=np.uint8)
         self.mark_into(cells, 1)
         fields = (cells[:, None] >> np.arange(0, 8, 2, dtype=np.uint8)) & 3
         return np.flatnonzero(fields.reshape(-1) == 1)

@@ -126,12 +126,14 @@ class TwoBitRun:
     process may use). The same calls as bfs.LevelArrayRun. Raises InvalidInstance (413)
     up front when the array or the layers cannot fit. `touch=False` (benchmarks only)
     leaves the array's pages untouched and small, so the first levels of a start can be
-    run where the whole array would not be taken: memory grows with the boards marked."""
+    run where the whole array would not be taken: memory grows with the boards marked.
+    `span_words` (a power of two) sets the spans the threads share out and the layer
+    files' segments: small spans let tests make threads collide on small boards."""
 
     symmetries: list[str] = []  # every board is stored (no orbits)
 
     def __init__(self, start: Start, workdir: str | os.PathLike, *, max_memory_bytes: int | None = None, resume: bool = True,
-                 threads: int | None = None, sync: bool = False, touch: bool = True):
+                 threads: int | None = None, sync: bool = False, touch: bool = True, span_words: int = SPAN_WORDS):
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS):
             raise InvalidInstance(f"threads: expected a whole number from 0 (every core) to {MAX_THREADS}, got {threads!r}", "threads")
         self.threads = threads or cores_available()
@@ -141,7 +143,10 @@ class TwoBitRun:
         self.total = math.comb(self.cells_n, self.coins)
         self.nbytes = two_bit_bytes(self.total)
         self.nwords = self.nbytes // 8
-        self.spans = -(-self.nwords // SPAN_WORDS)
+        if span_words < 1 or span_words & (span_words - 1):
+            raise ValueError(f"span_words: expected a power of two, got {span_words}")
+        self.span_words = span_words
+        self.spans = -(-self.nwords // span_words)
         self.workdir = Path(workdir)
         self.state_path = self.workdir / "state.json"
         self._check_fits(max_memory_bytes)
@@ -218,7 +223,7 @@ class TwoBitRun:
 
     def _fresh_state(self) -> dict[str, Any]:
         return {"format": FORMAT, "width": self.start.width, "height": self.start.height, "coins": self.coins,
-                "start": hex(self.start.board), "boards": self.total, "span_words": SPAN_WORDS, "counts": [1],
+                "start": hex(self.start.board), "boards": self.total, "span_words": self.span_words, "counts": [1],
                 "finished": False, "history": []}
 
     def _load_state(self) -> dict[str, Any] | None:
@@ -282,7 +287,7 @@ class TwoBitRun:
                     future.exception()
 
     def _span(self, i: int) -> tuple[int, int]:
-        return i * SPAN_WORDS, min(self.nwords, (i + 1) * SPAN_WORDS)
+        return i * self.span_words, min(self.nwords, (i + 1) * self.span_words)
 
     def _write_layer(self, level: int) -> int:
         writer = LayerWriter(self.workdir, level, self.spans, self.sync)
@@ -298,7 +303,7 @@ class TwoBitRun:
 
     def reader(self, level: int) -> LayerReader:
         if level not in self._readers:
-            self._readers[level] = LayerReader(self.workdir, level, self.spans)
+            self._readers[level] = LayerReader(self.workdir, level, self.spans, self.span_words)
         return self._readers[level]
 
     # ------------------------------------------------------------ search

@@ -231,3 +231,26 @@ def test_the_shared_kernel_loses_no_mark_under_contention(bits, rounds):
             if not (expanded == before[2] and after[2] == 0 and after[1] == before[1] + expanded and after[3] == marked and after[0] == before[0] - marked):
                 broken.append(round_)
     assert broken == []
+
+
+def test_a_full_disk_stops_with_a_clear_error_and_the_run_resumes(tmp_path, monkeypatch, distances_4x4):
+    import errno
+
+    from puzzlelab.puzzles.coins import layer_file
+
+    folder = tmp_path / "run"
+    run = TwoBitRun(model.Start(4, 4, START_4X4), folder, threads=1)
+    run.run(max_level=3)
+    real_add = layer_file.LayerWriter.add
+
+    def full(self, *args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(layer_file.LayerWriter, "add", full)
+    with pytest.raises(InvalidInstance) as info:
+        run.run(stop_when_found=False)
+    assert "writing layer 4 failed (No space left on device)" in str(info.value) and "levels 0..3 are kept" in str(info.value)
+    assert sorted(p.name for p in folder.glob("layer_*.ef*")) == [f"layer_{lv:03d}.ef" for lv in range(4)]
+    monkeypatch.setattr(layer_file.LayerWriter, "add", real_add)
+    assert run.run(stop_when_found=False).levels == np.bincount(list(distances_4x4.values())).tolist()  # same process, rebuilt
+    run.close()

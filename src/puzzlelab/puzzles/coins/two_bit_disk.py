@@ -330,10 +330,16 @@ class TwoBitRun:
             if row is None:
                 stopped = self._stale = True
                 break
-            counts.append(row["boards"])
             if row["boards"]:
-                row["layer_bytes"] = self._write_layer(level + 1)
-            else:
+                try:
+                    row["layer_bytes"] = self._write_layer(level + 1)
+                except OSError as exc:  # a full disk: the layers before are intact, state.json unchanged
+                    self._stale = True
+                    raise InvalidInstance(
+                        f"workdir {self.workdir}: writing layer {level + 1} failed ({exc.strerror or exc}); "
+                        f"levels 0..{level} are kept: make room and run again to resume", "workdir", 507) from None
+            counts.append(row["boards"])
+            if not row["boards"]:
                 counts.pop()
                 self.state["finished"] = True
             self.state["history"].append(row)

@@ -148,3 +148,14 @@ def test_bfs_verb_on_the_two_bit_engine_resumes_and_verifies(tmp_path, oracle):
     assert [row["moves"] for row in data["targets"]] == expected == [7, 20, None]
     assert [row["verified"] for row in data["targets"]] == [True, True, False]
     assert (tmp_path / "w" / "layer_020.ef").exists()
+
+
+def test_batch_reports_a_start_refused_on_its_machine_in_one_line(tmp_path):
+    """The byte array for a 5 x 9 start is refused where the task runs; the report names
+    the start as it is (no emoji for "font5x9:A:") and the figures."""
+    args = ["coins", "batch", "--font", "font5x9", "--method", "bfs", "--engine", "byte", "--starts", "A", "--targets", "B",
+            "--workers", "1", "--workdir", str(tmp_path / "w")]
+    result = runner.invoke(APP, args)
+    assert result.exit_code == 1
+    assert "font5x9:A: task failed" in result.output and "73,006,209,045" in result.output and "--engine twobit" in result.output
+    assert not (tmp_path / "w" / "font5x9_A").exists()

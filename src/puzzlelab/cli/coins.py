@@ -204,10 +204,10 @@ def batch(
         def on_result(key: str, result) -> None:
             if not as_json:
                 text = f"{result.value} moves, verified" if result.solution is not None else f"not solved ({result.status.value})"
-                out.print(f"{key}: {text}", markup=False)
+                out.print(f"{key}: {text}", markup=False, emoji=False)
 
         def on_error(name: str, error: str) -> None:
-            err.print(f"{name}: task failed: {error}", markup=False)
+            err.print(f"{name}: task failed: {error}", markup=False, emoji=False)  # "font5x9:A:" is no emoji
 
         report = run_interruptibly(
             lambda: run_batch(

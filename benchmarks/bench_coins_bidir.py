@@ -26,10 +26,10 @@ from common import write_json
 from puzzlelab.puzzles.coins import PUZZLE, reference
 
 
-def _child(conn, name: str, memory_mb: int, dedup: str, budget: float) -> None:
+def _child(conn, name: str, memory_mb: int, dedup: str, budget: float, threads: int = 1) -> None:
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        result = PUZZLE.solve(PUZZLE.parse(name), "bidir", budget=budget, memory_mb=memory_mb, dedup=dedup)
+        result = PUZZLE.solve(PUZZLE.parse(name), "bidir", budget=budget, memory_mb=memory_mb, dedup=dedup, threads=threads)
         row = {
             "value": result.value,
             "status": result.status.value,
@@ -46,10 +46,10 @@ def _child(conn, name: str, memory_mb: int, dedup: str, budget: float) -> None:
     conn.close()
 
 
-def solve_in_child(name: str, memory_mb: int, dedup: str, budget: float) -> dict:
+def solve_in_child(name: str, memory_mb: int, dedup: str, budget: float, threads: int = 1) -> dict:
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_child, args=(child, name, memory_mb, dedup, budget))
+    process = ctx.Process(target=_child, args=(child, name, memory_mb, dedup, budget, threads))
     process.start()
     child.close()
     row = parent.recv() if parent.poll(budget + 120) else {"value": None, "status": "timeout", "verified": False}

@@ -4,6 +4,7 @@ the puzzle's own bfs, batch and animate; plus the pictures."""
 import json
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -61,11 +62,15 @@ def test_bfs_verb_on_glyph_rows_matches_bidir(tmp_path):
     assert [row["moves"] for row in data["targets"]] == [7, 20, None]
 
 
-def test_bfs_verb_refuses_5x9_up_front(tmp_path):
-    result = runner.invoke(APP, ["coins", "bfs", "font5x9:A", "--workdir", str(tmp_path / "w"), "--max-memory-gb", "20"])
+def test_bfs_verb_refuses_5x9_up_front_when_memory_is_short(tmp_path):
+    # 5 x 9 runs on the two-bit engine (18.5 GB); with 16 GB it is refused, in one line
+    result = runner.invoke(APP, ["coins", "bfs", "font5x9:A", "--workdir", str(tmp_path / "w"), "--max-memory-gb", "16"])
     assert result.exit_code == 2
-    assert "73,006,209,045" in result.output and "--method bidir" in result.output
+    assert "73,006,209,045" in result.output and "memory is short" in result.output and "--method bidir" in result.output
+    assert "18.5 GB of memory" in result.output and "16.0 GB" in result.output
     assert not (tmp_path / "w").exists()
+    byte = runner.invoke(APP, ["coins", "bfs", "font5x9:A", "--engine", "byte", "--workdir", str(tmp_path / "w"), "--max-memory-gb", "20"])
+    assert byte.exit_code == 2 and "73.0 GB" in byte.output and not (tmp_path / "w").exists()
 
 
 def test_batch_stores_verified_results_and_resumes(tmp_path):
@@ -125,3 +130,32 @@ def test_pictures_replay_the_moves():
     assert html_stepper(inst, moves).count("<button") == 4
     text = PUZZLE.render_text(inst, None)
     assert text.splitlines()[1].startswith("-ooo-")
+
+
+def test_bfs_verb_on_the_two_bit_engine_resumes_and_verifies(tmp_path, oracle):
+    start = "---o/o---/-o-o/o-o-"
+    targets = "oo--/oo--/o---/o---;oo-o/---o/---o/-o--;-o-o/o-o-/---o/o---"  # 7, 20, unreachable
+    start_mask = model.rows_to_mask(start.replace("/", "\n"), "s")[2]
+    distances = oracle.bfs(start_mask, 4, 4)
+    expected = [distances.get(model.rows_to_mask(t.replace("/", "\n"), "t")[2]) for t in targets.split(";")]
+    args = ["coins", "bfs", "--engine", "twobit", "--targets", targets, "--workdir", str(tmp_path / "w"), "--json", "--quiet", "--no-store"]
+    first = runner.invoke(APP, [*args, "--budget", "0", "--", start])  # stopped at once: level 0 only on disk
+    assert first.exit_code == 1
+    result = runner.invoke(APP, [*args, "--", start])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["finished"] is True and data["levels"] == np.bincount(list(distances.values())).tolist()
+    assert [row["moves"] for row in data["targets"]] == expected == [7, 20, None]
+    assert [row["verified"] for row in data["targets"]] == [True, True, False]
+    assert (tmp_path / "w" / "layer_020.ef").exists()
+
+
+def test_batch_reports_a_start_refused_on_its_machine_in_one_line(tmp_path):
+    """The byte array for a 5 x 9 start is refused where the task runs; the report names
+    the start as it is (no emoji for "font5x9:A:") and the figures."""
+    args = ["coins", "batch", "--font", "font5x9", "--method", "bfs", "--engine", "byte", "--starts", "A", "--targets", "B",
+            "--workers", "1", "--workdir", str(tmp_path / "w")]
+    result = runner.invoke(APP, args)
+    assert result.exit_code == 1
+    assert "font5x9:A: task failed" in result.output and "73,006,209,045" in result.output and "--engine twobit" in result.output
+    assert not (tmp_path / "w" / "font5x9_A").exists()

@@ -43,16 +43,20 @@ def bfs(
     mode: Annotated[str, typer.Option(help="Level expansion: auto, push or pull.")] = "auto",
     symmetry: Annotated[bool, typer.Option(help="Store one board per orbit when a mirror or turn of the board fixes the start.")] = True,
     threads: Annotated[int, typer.Option(help="Threads expanding each level (default 0: every core this process may use).", min=0, max=1024)] = 0,
+    engine: Annotated[str, typer.Option(help="Level array: auto (one byte a board when it fits in memory, else two bits a board with the levels on disk, as 5 x 9 needs), byte or twobit.")] = "auto",
     store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
 ) -> None:
     """Breadth-first search from one start over every ranked board (one byte a board,
-    file-backed, checkpointed per level): optimal moves to every target in one run.
+    or two with each level on disk for 5 x 9; checkpointed per level): optimal moves to
+    every target in one run. Refused up front, with the figures, when the memory or
+    the disk is short.
 
     Example: puzzlelab coins bfs font5x7:A
     """
-    from puzzlelab.puzzles.coins.bfs import MODES, LevelArrayRun
+    from puzzlelab.puzzles.coins.bfs import MODES
+    from puzzlelab.puzzles.coins.bfs_engine import open_bfs_run
 
     with user_errors():
         if mode not in MODES:
@@ -61,7 +65,7 @@ def bfs(
         begin = model.parse_start(_read_start(start))
         wanted = _targets(begin, targets)
         folder = workdir or Path("puzzlelab-out") / "coins-bfs" / begin.key.replace(":", "_").replace("/", "slash")
-        run = LevelArrayRun(begin, folder, max_memory_bytes=limit, resume=resume, symmetry=symmetry, threads=threads)
+        run = open_bfs_run(begin, folder, engine=engine, max_memory_bytes=limit, resume=resume, symmetry=symmetry, threads=threads)
         run_budget = Budget(budget)
         try:
             if run.resumed and not quiet:
@@ -167,6 +171,7 @@ def batch(
     workers: Annotated[Optional[int], typer.Option(help="Worker processes (default: CPUs, fewer if memory is short).", min=1)] = None,
     budget: Annotated[Optional[float], typer.Option(help="Seconds for the whole batch (default: no limit).", min=0)] = None,
     memory_mb: Annotated[int, typer.Option(help="bidir: memory bound per puzzle in MB.", min=16)] = 1024,
+    engine: Annotated[str, typer.Option(help="bfs: level array, chosen on the machine running each start: auto, byte or twobit (5 x 9).")] = "auto",
     workdir: Annotated[Path, typer.Option(help="Folder for the bfs level arrays and their checkpoints.")] = Path("puzzlelab-out/coins-batch"),
     redo: Annotated[bool, typer.Option(help="Solve again puzzles the records store already holds.")] = False,
     backend: Annotated[str, typer.Option(help="Where the tasks run: local (worker processes) or ray (a Ray cluster).")] = "local",
@@ -181,10 +186,13 @@ def batch(
     Example: puzzlelab coins batch --font font5x7
     """
     from puzzlelab.puzzles.coins.batch import METHODS, run_batch
+    from puzzlelab.puzzles.coins.bfs_engine import ENGINES
 
     with user_errors():
         if method not in METHODS:
             raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {method!r}", "method")
+        if engine not in ENGINES:
+            raise InvalidInstance(f"option --engine: expected one of {', '.join(ENGINES)}, got {engine!r}", "engine")
         if backend not in ("local", "ray"):
             raise InvalidInstance(f"option --backend: expected local or ray, got {backend!r}", "backend")
         if workdir.exists() and not workdir.is_dir():
@@ -196,15 +204,15 @@ def batch(
         def on_result(key: str, result) -> None:
             if not as_json:
                 text = f"{result.value} moves, verified" if result.solution is not None else f"not solved ({result.status.value})"
-                out.print(f"{key}: {text}", markup=False)
+                out.print(f"{key}: {text}", markup=False, emoji=False)
 
         def on_error(name: str, error: str) -> None:
-            err.print(f"{name}: task failed: {error}", markup=False)
+            err.print(f"{name}: task failed: {error}", markup=False, emoji=False)  # "font5x9:A:" is no emoji
 
         report = run_interruptibly(
             lambda: run_batch(
                 PUZZLE, font, method=method, starts=starts, targets=targets, workers=workers, budget=run_budget,
-                workdir=str(workdir), options={"memory_mb": memory_mb}, redo=redo, on_result=on_result, on_error=on_error,
+                workdir=str(workdir), options={"memory_mb": memory_mb, "engine": engine}, redo=redo, on_result=on_result, on_error=on_error,
                 backend=backend, address=address or os.environ.get("RAY_ADDRESS"),
             ),
             run_budget,

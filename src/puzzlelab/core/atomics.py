@@ -15,7 +15,7 @@ import numba
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["atomic_or_u8", "atomic_add_i64"]
+__all__ = ["atomic_or_u8", "atomic_xor_u8", "atomic_add_i64", "atomic_cas_u64"]
 
 
 def _atomic_rmw(op: str, dtype):
@@ -44,6 +44,7 @@ def _atomic_rmw(op: str, dtype):
 
 
 _or_u8 = _atomic_rmw("or", types.uint8)
+_xor_u8 = _atomic_rmw("xor", types.uint8)
 _add_i64 = _atomic_rmw("add", types.int64)
 
 
@@ -54,6 +55,41 @@ def atomic_or_u8(arr, index, bits):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def atomic_xor_u8(arr, index, bits):
+    """arr[index] ^= bits as one indivisible step (arr: uint8); returns the old byte.
+    (The two-bit BFS turns a frontier field into `old` with it while other threads OR
+    codes into the byte's other fields.)"""
+    return _xor_u8(arr, index, bits)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def atomic_add_i64(arr, index, value):
     """arr[index] += value as one indivisible step (arr: int64); returns the old value."""
     return _add_i64(arr, index, value)
+
+
+@intrinsic
+def _cas_u64(typingctx, arr, index, expected, new):
+    if not (isinstance(arr, types.Array) and arr.dtype == types.uint64 and arr.ndim == 1):
+        return None
+    sig = types.uint64(arr, index, expected, new)
+
+    def codegen(context, builder, signature, args):
+        arr_val, idx, old, val = args
+        ary = context.make_array(signature.args[0])(context, builder, arr_val)
+        idx = context.cast(builder, idx, signature.args[1], types.intp)
+        old = context.cast(builder, old, signature.args[2], types.uint64)
+        val = context.cast(builder, val, signature.args[3], types.uint64)
+        ptr = builder.gep(ary.data, [idx])
+        pair = builder.cmpxchg(ptr, old, val, "monotonic", "monotonic")
+        return builder.extract_value(pair, 0)
+
+    return sig, codegen
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def atomic_cas_u64(arr, index, expected, new):
+    """If arr[index] == expected, set it to new, as one indivisible step (arr: uint64);
+    returns the value found (== expected when the swap happened). A table shared by
+    threads claims an empty slot with it (coins/bidir_shared.py)."""
+    return _cas_u64(arr, index, expected, new)

@@ -3,7 +3,9 @@
 One task per start glyph, shipped as a small descriptor (font, start, target glyphs,
 method, options, work folder) through the core driver (`core.parallel.solve_many`), so
 the Ray backend can run the same tasks on a cluster. With `bfs` a task makes one
-level-array run that reaches all of its targets (the seed write-up's plan); with
+level-array run that reaches all of its targets (the seed write-up's plan; bfs_engine
+picks the byte array, or for 5 x 9 the two-bit array with its levels on disk, and
+checks the memory and disk of the machine, or Ray node, that runs the start); with
 `bidir` it solves its targets one by one.
 The driver verifies every answer independently (`puzzle.check`) before it goes to the
 records store.
@@ -90,12 +92,14 @@ def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, inter
     options = dict(descriptor.get("options") or {})
     out: list[dict[str, Any]] = []
     if method == "bfs":
-        from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+        from puzzlelab.puzzles.coins.bfs_engine import open_bfs_run
 
         folder = Path(descriptor["workdir"]) / f"{font}_{_safe(start)}"
         memory = options.get("max_memory_gb")
         begin = model.parse_start(f"{font}:{start}")
-        run = LevelArrayRun(begin, folder, max_memory_bytes=None if not memory else int(memory * 1e9), threads=options.get("threads") or None)
+        # Checked here, on the machine that runs the start (a Ray node): its memory and disk.
+        run = open_bfs_run(begin, folder, engine=options.get("engine") or "auto", max_memory_bytes=None if not memory else int(memory * 1e9),
+                           threads=options.get("threads") or None)
         try:
             targets = {t: model.glyph_mask(font, t) for t in descriptor["targets"]}
             outcome = run.run(targets, budget=budget)

@@ -172,8 +172,8 @@ class LevelArrayRun:
             f"({_gb(self.nbytes)}; {_gb(needed)} with its seen and frontier bits)"
         )
         advice = (
-            "; solve single puzzles of this size with --method bidir, or run the two-bit level array "
-            f"({_gb(self.total / 4)}) on a machine with that much memory"
+            "; solve single puzzles of this size with --method bidir, or use the two-bit engine "
+            f"(--engine twobit or auto: {_gb(self.total / 4)} of memory, its levels on disk)"
         )
         if needed > available:
             limit = "--max-memory-gb" if limit != "the memory available here" else limit

@@ -25,6 +25,7 @@ lower bound f + b + 1. `dedup="bits"` on a board whose two-bit array cannot fit 
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
@@ -32,9 +33,10 @@ import numpy as np
 from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, should_stop, throttle
+from puzzlelab.puzzles.coins.bidir_shared import expand_on_threads
 from puzzlelab.puzzles.coins.hashset import BoardTable, table_probe
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
-from puzzlelab.puzzles.coins.memory import memory_limit
+from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
 from puzzlelab.puzzles.coins.model import Instance, boards_to_moves, popcount
 
 __all__ = ["bidirectional", "run_bidir", "ball_sizes", "DEDUP_CHOICES"]
@@ -153,8 +155,10 @@ class _Search:
     """One bidirectional search: both sides, the duplicate detection of the chosen mode
     (`table` for hash, `seen` for bits) and the limits and progress it answers to."""
 
-    def __init__(self, instance: Instance, mode: str, memory_bytes: int, budget: Budget, progress, started: float):
+    def __init__(self, instance: Instance, mode: str, memory_bytes: int, budget: Budget, progress, started: float, threads: int = 1):
         self.instance = instance
+        self.threads = threads
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="coins-bidir") if threads > 1 and mode == "hash" else None
         self.mode = mode
         self.memory_bytes = memory_bytes
         self.budget = budget
@@ -186,6 +190,9 @@ class _Search:
     def expand(self, side: _Side) -> tuple[np.ndarray, int, tuple[int, int] | None] | Result:
         """Expand `side`'s frontier into its next level, chunk by chunk: (next level
         buffer, its length, the meeting edge or None), or a Result when a limit stops it."""
+        if self.pool is not None and self.mode == "hash" and side.frontier.shape[0] >= 4 * self.threads:
+            got = expand_on_threads(self, side)  # bidir_shared.py
+            return _stopped(self.sides, self.started, self.mode, "budget ended", self.memory(None)) if got == "stopped" else got
         level = side.depth + 1
         frontier = side.frontier
         table = self.table
@@ -256,8 +263,11 @@ def bidirectional(
     progress=None,
     memory_mb: int = 2048,
     dedup: str = "auto",
+    threads: int = 1,
 ) -> Result:
-    """Optimal solution of one puzzle by bidirectional BFS (see the module docstring)."""
+    """Optimal solution of one puzzle by bidirectional BFS (see the module docstring);
+    `threads` > 1 (0: every core this process may use) expands each level of the hash
+    table search on that many threads (bidir_shared.py)."""
     started = time.perf_counter()
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bidir", bound=0, stats={"boards": 1})
@@ -271,7 +281,16 @@ def bidirectional(
             "dedup",
             413,
         )
-    search = _Search(instance, mode, memory_bytes, budget, progress, started)
+    search = _Search(instance, mode, memory_bytes, budget, progress, started, threads or cores_available())
+    try:
+        return _search_levels(search, budget)
+    finally:
+        if search.pool is not None:
+            search.pool.shutdown(wait=True)
+
+
+def _search_levels(search: _Search, budget: Budget) -> Result:
+    """The level loop of `bidirectional`: grow the smaller frontier until the sides meet."""
     refused = search.allocate()
     if refused is not None:
         return refused
@@ -295,14 +314,16 @@ def bidirectional(
             return search.unreachable(side)
 
 
-def run_bidir(instance: Instance, *, budget: Budget, progress, seed: int, memory_mb: int = 2048, dedup: str = "auto") -> Result:
+def run_bidir(instance: Instance, *, budget: Budget, progress, seed: int, memory_mb: int = 2048, dedup: str = "auto", threads: int = 1) -> Result:
     """The `bidir` method (methods.py); the search is deterministic, so `seed` is unused."""
-    return bidirectional(instance, budget=budget, progress=progress, memory_mb=memory_mb, dedup=dedup)
+    return bidirectional(instance, budget=budget, progress=progress, memory_mb=memory_mb, dedup=dedup, threads=threads)
 
 
-def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: bool = False, budget: Budget | None = None) -> list[int]:
+def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: bool = False, budget: Budget | None = None,
+               seconds: list[float] | None = None) -> list[int]:
     """Boards at each distance 0..depth from `board` (forward, or backward: the boards
-    that reach it), by the same kernel and table as `bidir` searching one side."""
+    that reach it), by the same kernel and table as `bidir` searching one side; the wall
+    time of each level is appended to `seconds` when given."""
     budget = budget or Budget()
     geo = geometry(width, height)
     reserve = max_moves(width * height, popcount(board))
@@ -313,6 +334,7 @@ def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: boo
     frontier = np.array([board], dtype=np.uint64)
     sizes = [1]
     for level in range(1, depth + 1):
+        tick = time.perf_counter()
         nxt = np.empty(max(1024, 4 * frontier.shape[0] + reserve), dtype=np.uint64)
         position, n_next = 0, 0
         while position < frontier.shape[0]:
@@ -329,6 +351,8 @@ def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: boo
                 return sizes
         frontier = nxt[:n_next].copy()
         sizes.append(n_next)
+        if seconds is not None:
+            seconds.append(time.perf_counter() - tick)
         if n_next == 0:
             break
     return sizes

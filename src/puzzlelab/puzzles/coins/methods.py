@@ -15,6 +15,7 @@ __all__ = ["METHODS"]
 BIDIR_OPTIONS = (
     Option("memory_mb", "int", 2048, "memory bound in MB (at most the memory available); beyond it the search stops with a proven lower bound", minimum=16),
     Option("dedup", "str", "auto", "duplicate detection: hash table, or two bits a ranked board", choices=("auto", "hash", "bits")),
+    Option("threads", "int", 1, "threads expanding each level of the hash-table search (0: every core this process may use)", minimum=0, maximum=64),
 )
 
 METHODS: tuple[Method, ...] = (

@@ -21,14 +21,14 @@ from puzzlelab.puzzles.coins.optimal_table import TABLE_FILES, CorruptTable, Opt
 __all__ = ["run_table", "table_result"]
 
 
-def run_table(instance: Instance, *, budget: Budget, progress, seed: int, memory_mb: int = 2048, dedup: str = "auto") -> Result:
+def run_table(instance: Instance, *, budget: Budget, progress, seed: int, memory_mb: int = 2048, dedup: str = "auto", threads: int = 1) -> Result:
     """The `table` method (methods.py); bidir's options go to bidir when it answers."""
     found, why = _from_table(instance)
     if found is not None:
         return table_result(*found)
     from puzzlelab.puzzles.coins.bidir import bidirectional
 
-    result = bidirectional(instance, budget=budget, progress=progress, memory_mb=memory_mb, dedup=dedup)
+    result = bidirectional(instance, budget=budget, progress=progress, memory_mb=memory_mb, dedup=dedup, threads=threads)
     result.stats["table"] = f"{why}; solved by bidir"
     return result
 

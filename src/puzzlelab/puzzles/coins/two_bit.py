@@ -31,13 +31,15 @@ import time
 import numba
 import numpy as np
 
+from puzzlelab.core.atomics import atomic_add_i64, atomic_or_u8, atomic_xor_u8
+from puzzlelab.core.bits import ctz
 from puzzlelab.core.bits import popcount as popcount_bits
 from puzzlelab.core.rank import next_subset, rank, unrank
 from puzzlelab.core.result import NODES, Budget, should_stop
 from puzzlelab.puzzles.coins.kernels import backward_list, forward_move_ranks, geometry, max_moves, prefetch
 from puzzlelab.puzzles.coins.model import boards_to_moves, popcount
 
-__all__ = ["TwoBitBfs", "UNSEEN", "OLD", "expand_two_bit", "two_bit_bytes"]
+__all__ = ["TwoBitBfs", "UNSEEN", "OLD", "expand_two_bit", "expand_shared", "two_bit_bytes"]
 
 UNSEEN, OLD = 0, 1
 _FIELDS = np.uint64(0x5555555555555555)  # the low bit of each 2-bit field
@@ -111,6 +113,65 @@ def expand_two_bit(cells, words, current, n, k, total, geo, word_lo, word_hi, co
             mask = next_subset(mask)
     control[NODES] += generated
     return word_hi, expanded, marked, layer_n
+
+
+@numba.njit(cache=True, nogil=True)
+def expand_shared(cells, words, current, n, k, total, geo, word_lo, word_hi, control, reserve, rank_offset, slice_mask):
+    """expand_two_bit for threads running side by side on disjoint word ranges (the
+    disk-backed engine, two_bit_disk.py). A byte holds four boards, so a plain
+    read-modify-write of one field can undo another thread's write to a neighbouring
+    field. Instead: a child is marked by an atomic OR of the next code into its byte,
+    and only the thread whose OR found the field still unseen counts it (a field that
+    reads unseen can only have become `next` meanwhile, and next | next = next); an
+    expanded board turns old by an atomic XOR of current ^ OLD into its own field
+    (only its range's thread ever changes a `current` field). The scan reads its words
+    while others OR into them: the `current` fields it looks for never change under it.
+    Returns (word reached, expanded, marked); no layer is kept (layer_file.py encodes
+    the level from the array afterwards)."""
+    ranks = np.empty(reserve, dtype=np.int64)
+    scratch = np.empty((3, 66), dtype=np.int64)
+    nxt = np.uint8(5 - current)
+    flip = np.uint8(current ^ OLD)
+    pattern = np.uint64(current) * _FIELDS
+    expanded = 0
+    marked = 0
+    generated = 0
+    for w in range(word_lo, word_hi):
+        if (w & 4095) == 0 and should_stop(control):
+            atomic_add_i64(control, NODES, generated)
+            return w, expanded, marked
+        x = words[w] ^ pattern
+        hits = (~(x | (x >> np.uint64(1)))) & _FIELDS
+        if hits == 0:
+            continue
+        r = w * 32
+        mask = unrank(r + rank_offset, n, k)
+        at = 0
+        while hits:
+            field = np.int64(ctz(hits)) >> 1
+            hits &= hits - np.uint64(1)
+            while at < field:  # Gosper's step to the next board holding `current`
+                mask = next_subset(mask)
+                at += 1
+            board = r + field
+            count = forward_move_ranks(mask, board + rank_offset, geo, ranks, scratch)
+            generated += count
+            if slice_mask >= 0:
+                for i in range(count):
+                    ranks[i] &= slice_mask
+            for i in range(count):
+                prefetch(cells, ranks[i] >> 2)
+            for i in range(count):
+                child = ranks[i]
+                shift = np.uint8(2 * (child & 3))
+                if (cells[child >> 2] >> shift) & np.uint8(3) == UNSEEN:
+                    before = atomic_or_u8(cells, child >> 2, nxt << shift)
+                    if (before >> shift) & np.uint8(3) == UNSEEN:
+                        marked += 1
+            atomic_xor_u8(cells, board >> 2, flip << np.uint8(2 * (board & 3)))
+            expanded += 1
+    atomic_add_i64(control, NODES, generated)
+    return word_hi, expanded, marked
 
 
 @numba.njit(cache=True, nogil=True)

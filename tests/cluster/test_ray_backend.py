@@ -65,3 +65,24 @@ def test_a_killed_worker_is_retried_and_nothing_is_lost_or_doubled(ray_cluster, 
     stored = sorted((r.instance, r.value) for r in store.results())
     assert stored == [(f"task{i}", i) for i in range(6)]
     assert all((tmp_path / f"marker{i}").exists() for i in (0, 3))  # those really died once
+
+
+def test_a_task_asks_the_cluster_for_its_memory(ray_cluster):
+    """Task.memory reaches Ray as the `memory` resource: a task asking for more than any
+    node has is never placed (it is still waiting when the deadline stops it), one
+    asking for a little runs."""
+    import ray
+
+    node_memory = max(n["Resources"].get("memory", 0) for n in ray.nodes() if n["Alive"])
+    small = list(parallel.run_tasks([Task(ray_tasks.square, (3,), memory=2**20)], backend="ray", address=ray_cluster))
+    assert small[0].ok and small[0].value == 9
+    too_big = Task(ray_tasks.square, (4,), memory=int(node_memory * 4) + 2**30)
+    outcomes = list(parallel.run_tasks([too_big], backend="ray", address=ray_cluster, budget=Budget(5)))
+    assert not outcomes[0].ok and outcomes[0].error == "deadline"
+
+
+def test_coin_bfs_tasks_carry_their_array_memory():
+    from puzzlelab.puzzles.coins.batch import _bfs_task_memory
+
+    assert 18 * 10**9 < _bfs_task_memory("font5x9") < 19 * 10**9  # two bits a board of C(45,13) plus the allowance
+    assert _bfs_task_memory("font5x7") < 10**9

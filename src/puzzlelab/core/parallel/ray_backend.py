@@ -80,7 +80,8 @@ def run_tasks(
             index = waiting.pop()
             task = tasks[index]
             left = budget.seconds_left()
-            ref = remote.options(name=task.name or f"task-{index}").remote(
+            placement = {"memory": task.memory} if task.memory else {}  # Ray places it on a node with that much left
+            ref = remote.options(name=task.name or f"task-{index}", **placement).remote(
                 task.fn, task.args, task.kwargs, task.context, None if math.isinf(left) else left
             )
             running[ref] = (index, time.monotonic())

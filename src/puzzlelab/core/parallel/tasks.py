@@ -19,7 +19,10 @@ class Task:
 
     With `context=True` the call also gets `budget=` (the task's own Budget, the time it
     has left) and `interim=` (a function sending a value to the parent while the task
-    runs). `fn` must be importable by name (a module-level function).
+    runs). `fn` must be importable by name (a module-level function). `memory`: bytes
+    the task holds at its peak, when large; the Ray backend asks the cluster for them,
+    so a node runs only as many such tasks as its memory holds (the local pool sizes
+    its workers itself).
     """
 
     fn: Callable[..., Any]
@@ -27,6 +30,7 @@ class Task:
     kwargs: dict[str, Any] = field(default_factory=dict)
     name: str = ""
     context: bool = False
+    memory: int = 0
 
 
 @dataclass

@@ -17,6 +17,7 @@ folder keeps `state.json`), so a killed batch loses at most one level of one sta
 
 from __future__ import annotations
 
+import math
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -213,7 +214,8 @@ def run_batch(
         options = {"threads": max(1, cores_available() // workers), **(options or {})}
     seconds = None if budget is None or not budget.limited else budget.seconds_left()
     items = descriptors(groups, chosen, options or {}, workdir, seconds)
-    tasks = [Task(run_group, (item,), name=f"{font_name}:{item['start']}" + (f"-{item['targets'][0]}" if chosen != "bfs" else "")) for item in items]
+    memory = _bfs_task_memory(font_name) if chosen == "bfs" else 0
+    tasks = [Task(run_group, (item,), name=f"{font_name}:{item['start']}" + (f"-{item['targets'][0]}" if chosen != "bfs" else ""), memory=memory) for item in items]
 
     def count(answer: Answer) -> None:
         result = answer.result
@@ -280,4 +282,17 @@ def verified_batch(
 def total_puzzles(font_name: str) -> int:
     n = len(model.fonts()[font_name]["order"])
     return n * (n - 1) if n > 1 else 0
+
+
+def _bfs_task_memory(font_name: str) -> int:
+    """The memory one bfs task holds: the smaller engine's array (a node picks the byte
+    array when it has room, else the two-bit one; bfs_engine.py), so that on Ray each
+    node runs only as many starts as fit (5 x 9: one per node below 37 GB)."""
+    from puzzlelab.puzzles.coins.level_array import CpuLevelKernels
+    from puzzlelab.puzzles.coins.two_bit import two_bit_bytes
+    from puzzlelab.puzzles.coins.two_bit_disk import ALLOWANCE
+
+    font = model.fonts()[font_name]
+    boards = math.comb(font["width"] * font["height"], model.popcount(next(iter(font["glyphs"].values()))))
+    return min(CpuLevelKernels.bytes_needed(boards), two_bit_bytes(boards) + ALLOWANCE)
 

@@ -154,7 +154,7 @@ def test_check_answer_rejects_bad_grids():
         (4, "5", None, "levels: expected 1 <= first"),
         (4, "3-2", None, "levels: expected 1 <= first"),
         (4, "x", None, "levels: expected a level"),
-        (4, "3", None, "base: levels 3-3 need a level-2 grid"),
+        (4, "3", None, "base: levels 3 need a level-2 grid"),
         (4, "1-2", [1] * 37, "base: levels from 1 take no base"),
         (4, "3", [1] * 5, "base: expected 37 cells"),
         (4, "3", [3] * 37, "base: not a valid level-2 grid"),
@@ -170,3 +170,57 @@ def test_bad_questions_get_one_line_errors(n, levels, base, message):
 def test_unknown_method_is_refused():
     with pytest.raises(InvalidInstance, match="method: expected one of sat, beam, dlx, ilp"):
         solve_level(level_question(3, "1"), "cplex")
+
+
+# ------------------------------------------------------------------ through the CLI
+def _cli(*args):
+    import json
+
+    from typer.testing import CliRunner
+
+    from puzzlelab import cli
+    from puzzlelab.puzzles.hexagon.model import grid_values, parse_grids
+
+    result = CliRunner().invoke(cli.app, ["hexagon", "level", *args])
+    data = json.loads(result.stdout) if result.exit_code == 0 and "--json" in args else None
+    if data and data.get("grid"):
+        data["values"] = list(grid_values(parse_grids(data["grid"])[0])[1])
+    return result, data
+
+
+@pytest.mark.parametrize("method", ["dlx", "ilp", "sat", "beam"])
+def test_level_verb_answers_and_checks(method, tmp_path):
+    result, data = _cli("4", "--levels", "1-2", "--method", method, "--json")
+    assert result.exit_code == 0, result.output
+    question = level_question(4, "1-2")
+    assert check_answer(question, data["values"]) == data["penalty"]
+    assert data["penalty"] == 2 and data["proven"] == (method != "beam")
+    base = tmp_path / "base.txt"
+    base.write_text(data["grid"])
+    result, upper = _cli("4", "--levels", "3-4", "--base", str(base), "--method", method, "--json")
+    assert result.exit_code == 0, result.output
+    assert check_answer(level_question(4, "3-4", data["values"]), upper["values"]) == upper["penalty"]
+
+
+def test_level_verb_counts_and_refuses_bad_input():
+    result, data = _cli("4", "--levels", "1", "--count", "0", "--json")
+    assert result.exit_code == 0 and data["count"] == level_counts(4, 1, 0)[0] == 2
+    for args, message in [
+        (("4", "--levels", "3"), "base: levels 3 need a level-2 grid"),
+        (("4", "--method", "cplex"), "method: expected one of"),
+        (("4", "--levels", "9"), "levels: expected 1 <= first"),
+        (("4", "--base", "/nonexistent", "--levels", "3"), "base file /nonexistent"),
+    ]:
+        result, _ = _cli(*args)
+        assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_levels_method_with_each_level_solver():
+    """The `levels` method with exact solvers on both halves: a whole grid, verified."""
+    from puzzlelab.puzzles.hexagon import PUZZLE
+    from puzzlelab.puzzles.hexagon.model import HexInstance
+
+    for low, high in (("dlx", "ilp"), ("ilp", "dlx"), ("sat", "beam")):
+        result = PUZZLE.solve(HexInstance(4), method="levels", budget=Budget(30), low=low, high=high)
+        assert result.verdict.ok and result.stats["low"] == low and result.stats["level2_penalties"] == [2]
+        assert 87 - 1 <= result.value <= 87  # 87 is optimal; an optimal level-2 grid need not complete to it

@@ -106,7 +106,8 @@ def level_question(n: int, levels: str | tuple[int, int], base=None) -> LevelQue
             raise InvalidInstance("base: levels from 1 take no base grid (nothing is placed yet)", "base")
         return LevelQuestion(n, first, last)
     if base is None:
-        raise InvalidInstance(f"base: levels {first}-{last} need a level-{b} grid to start from (--base FILE)", "base")
+        label = str(first) if first == last else f"{first}-{last}"
+        raise InvalidInstance(f"base: levels {label} need a level-{b} grid to start from (--base FILE)", "base")
     cells = hexagon(n).cells
     if len(base) != cells:
         raise InvalidInstance(f"base: expected {cells} cells for order {n}, got {len(base)}", "base")

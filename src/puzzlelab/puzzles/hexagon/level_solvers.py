@@ -95,14 +95,15 @@ def _dlx_task(question: LevelQuestion, *, budget: Budget, interim) -> LevelAnswe
     return dlx_minimum(question, budget, report=interim)
 
 
-def dlx_level(question: LevelQuestion, budget: Budget | None = None) -> LevelAnswer:
+def dlx_level(question: LevelQuestion, budget: Budget | None = None, isolate: bool = True) -> LevelAnswer:
     """DLX's least penalty; under a budget in a worker process (the answer it had when
-    the budget ended: the proven lower bound)."""
+    the budget ended: the proven lower bound); `isolate=False` for a caller that is a
+    worker already (a daemonic worker may not start another)."""
     from puzzlelab.puzzles.hexagon.level_dlx import dlx_minimum
     from puzzlelab.puzzles.hexagon.worker import run_in_worker
 
     budget = budget or Budget()
-    if not budget.limited:
+    if not budget.limited or not isolate:
         return dlx_minimum(question, budget)
     t0 = time.perf_counter()
     answer = run_in_worker(_dlx_task, (question,), budget)
@@ -117,14 +118,14 @@ def dlx_level(question: LevelQuestion, budget: Budget | None = None) -> LevelAns
 
 def solve_level(question: LevelQuestion, method: str, budget: Budget | None = None, **options) -> LevelAnswer:
     """The answer of one level solver (see the module docstring); `options`: beam's
-    width, order and seed."""
+    width, order and seed; dlx's isolate."""
     budget = budget or Budget()
     if method == "sat":
         return sat_level(question, budget)
     if method == "beam":
         return beam_level(question, budget, **options)
     if method == "dlx":
-        return dlx_level(question, budget)
+        return dlx_level(question, budget, **options)
     if method == "ilp":
         from puzzlelab.puzzles.hexagon.level_ilp import ilp_minimum
 

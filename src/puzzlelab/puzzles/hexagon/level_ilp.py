@@ -137,5 +137,6 @@ def ilp_minimum(question: LevelQuestion, budget: Budget | None = None, threads: 
     else:
         bound = info.mip_dual_bound
         answer.lower = base + max(0, int(np.ceil(bound - 1e-6))) if np.isfinite(bound) else base
+        answer.proven = answer.penalty is not None and answer.penalty <= answer.lower  # bounds met at the limit
     answer.seconds = time.perf_counter() - t0
     return answer

@@ -6,6 +6,11 @@ time limit; median seconds over repeats, and each method's ratio to SAT's.
 
     python benchmarks/bench_hexagon_level_solvers.py [--orders 4..9] [--questions 1,1-2,3,3-4]
         [--methods beam,sat,dlx,ilp] [--limit 30] [--repeats 3] [--width 2000] [--base-width 3000]
+    python benchmarks/bench_hexagon_level_solvers.py --exact-cover [--orders 4..9]
+
+--exact-cover times the two DLX models of a penalty-free single level instead (every
+solution counted): Knuth's Algorithm X on the plain exact cover (closed neighbourhoods)
+and Algorithm C on the colour model `dlx` uses (level_dlx.py), on level 1 and level 3.
 
 The level-2 grid under questions 3 and 3-4 is the best grid of one beam run (width
 --base-width, seed 0, spiral order), the same for every method. A cell reads
@@ -75,6 +80,34 @@ def check(n: int, label: str, rows: dict) -> None:
             raise SystemExit(f"n={n} levels {label}: {m} found {r['penalty']} below the proven least {least}")
 
 
+def exact_cover_models(args) -> None:
+    """Algorithm X (plain exact cover) against Algorithm C (the level model), penalty 0."""
+    import time
+
+    from puzzlelab.puzzles.hexagon.level_dlx import dlx_count, exact_cover_count
+
+    print(f"penalty-free single levels, every solution counted, median of {args.repeats}, load {os.getloadavg()[0]:.1f}")
+    print(f"{'n':>2} {'level':>5} {'count':>6} {'X s':>8} {'C s':>8} {'C/X':>6}")
+    rows = []
+    for n in parse_range(args.orders):
+        base = beam_search(n, width=args.base_width, top=2, seed=0)[0][1]
+        for label in ("1", "3"):
+            question = level_question(n, label, None if label == "1" else base)
+            times = {"x": [], "c": []}
+            counts = set()
+            for _ in range(args.repeats):
+                for model, fn in (("x", exact_cover_count), ("c", dlx_count)):
+                    t0 = time.perf_counter()
+                    counts.add(fn(question) if model == "x" else fn(question, 0))
+                    times[model].append(time.perf_counter() - t0)
+            if len(counts) != 1:
+                raise SystemExit(f"n={n} level {label}: the two models count differently: {counts}")
+            x, c = statistics.median(times["x"]), statistics.median(times["c"])
+            print(f"{n:>2} {label:>5} {counts.pop():>6} {x:>8.4f} {c:>8.4f} {c / x:>6.2f}", flush=True)
+            rows.append({"n": n, "level": label, "x_seconds": x, "c_seconds": c})
+    write_json("bench_hexagon_level_exact_cover", {"args": vars(args), "rows": rows})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--orders", default="4..9")
@@ -84,7 +117,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--width", type=int, default=2000, help="beam width of the beam method")
     parser.add_argument("--base-width", type=int, default=3000, help="beam width of the level-2 base grid")
+    parser.add_argument("--exact-cover", action="store_true", help="time the two DLX models of a penalty-free level instead")
     args = parser.parse_args()
+    if args.exact_cover:
+        exact_cover_models(args)
+        return
     methods = [m for m in args.methods.split(",") if m]
     unknown = [m for m in methods if m not in LEVEL_METHODS]
     if unknown:

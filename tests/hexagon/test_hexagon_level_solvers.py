@@ -7,7 +7,7 @@ import pytest
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget
-from puzzlelab.puzzles.hexagon.level_dlx import dlx_count, dlx_grids
+from puzzlelab.puzzles.hexagon.level_dlx import dlx_count, dlx_grids, exact_cover_count
 from puzzlelab.puzzles.hexagon.level_question import check_answer, level_question
 from puzzlelab.puzzles.hexagon.level_solvers import solve_level
 from puzzlelab.puzzles.hexagon.model import hexagon
@@ -116,6 +116,20 @@ def test_extensions_agree_between_methods(n, levels):
         assert len({(a.penalty, a.proven) for a in answers.values()}) == 1, {m: a.penalty for m, a in answers.items()}
         for answer in answers.values():
             assert check_answer(question, answer.grid) == answer.penalty
+
+
+def test_plain_exact_cover_counts_the_same_grids():
+    """One level, penalty 0: Algorithm X on closed neighbourhoods and the colour model
+    count the same grids (level 1 from nothing; level 3 on level-2 grids)."""
+    for n in (3, 4, 5):
+        question = level_question(n, "1")
+        assert exact_cover_count(question) == dlx_count(question, 0) == level_counts(n, 1, 0).get(0, 0)
+    for n in (4, 5):
+        for base in _bases(n, 3):
+            question = level_question(n, "3", base)
+            assert exact_cover_count(question) == dlx_count(question, 0)
+    with pytest.raises(ValueError):
+        exact_cover_count(level_question(3, "1-2"))
 
 
 def test_dlx_grids_are_distinct_and_valid():

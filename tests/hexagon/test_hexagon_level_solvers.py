@@ -148,6 +148,19 @@ def test_dlx_under_a_budget_keeps_its_lower_bound():
     assert 0 <= answer.lower <= 10
 
 
+def test_a_count_under_a_budget_stops():
+    """Refuting allowance 7 of n = 5 levels 1-2 takes minutes in one native call: the
+    count runs in a worker and ends with the budget, giving no number."""
+    import time
+
+    from puzzlelab.puzzles.hexagon.level_solvers import count_level
+
+    t0 = time.perf_counter()
+    assert count_level(level_question(5, "1-2"), 7, Budget(1.0)) is None
+    assert time.perf_counter() - t0 < 10
+    assert count_level(level_question(4, "1"), 0, Budget(30)) == 2
+
+
 def test_check_answer_rejects_bad_grids():
     base = _bases(4, 1)[0]
     question = level_question(4, "3", base)

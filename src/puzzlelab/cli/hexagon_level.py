@@ -76,9 +76,9 @@ def level(
 
 
 def _count(question, allowance: int, budget: Budget, as_json: bool) -> None:
-    from puzzlelab.puzzles.hexagon.level_dlx import dlx_count
+    from puzzlelab.puzzles.hexagon.level_solvers import count_level
 
-    total = dlx_count(question, allowance, budget)
+    total = count_level(question, allowance, budget)
     if total is None:
         fail("out of time before every grid was counted (raise --budget)", EXIT_NO_ANSWER)
     bound = question.base_penalty() + allowance

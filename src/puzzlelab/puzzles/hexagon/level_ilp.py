@@ -11,8 +11,9 @@ for v >= j (c holds at least j) and S[c,j] = the number of c's free neighbours h
   cell at or above j pays for every j in its closed neighbourhood beyond the first;
 - give back: w[e,j] <= x[u,j], w[e,j] <= x[v,j] for each free edge (an equal pair of j's
   is paid at both ends, so once is given back), and, valid and what keeps the LP bound
-  at 0 or above (without it the LP goes negative and n = 5, levels 1-2 took 160 s, not
-  40), the pairs given back at c are at most what c pays: sum of w[e,j] at c <= z[c,j].
+  at 0 or above (without it the LP goes negative, and branch and bound was several
+  times slower in trials), the pairs given back at c are at most what c pays: sum of
+  w[e,j] at c <= z[c,j].
 
 Minimising sum z - sum w gives exactly the new level-k penalty (equal pairs once, second
 supports once each). For one level from nothing it is the weighted set cover

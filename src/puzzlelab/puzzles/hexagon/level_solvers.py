@@ -24,7 +24,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.level_question import LevelAnswer, LevelQuestion, check_answer
 
-__all__ = ["LEVEL_METHODS", "solve_level", "sat_level", "beam_level"]
+__all__ = ["LEVEL_METHODS", "solve_level", "sat_level", "beam_level", "dlx_level", "count_level"]
 
 LEVEL_METHODS = ("sat", "beam", "dlx", "ilp")
 
@@ -114,6 +114,25 @@ def dlx_level(question: LevelQuestion, budget: Budget | None = None, isolate: bo
     if answer.grid is not None:
         answer.penalty = check_answer(question, answer.grid)  # checked again on this side
     return answer
+
+
+def _count_task(question: LevelQuestion, allowance: int, *, budget: Budget, interim) -> int | None:
+    from puzzlelab.puzzles.hexagon.level_dlx import dlx_count
+
+    return dlx_count(question, allowance, budget)
+
+
+def count_level(question: LevelQuestion, allowance: int, budget: Budget | None = None) -> int | None:
+    """The number of level grids with at most `allowance` new penalty edges (DLX), None
+    when the budget ends first: in a worker under a budget, since one search for the
+    next solution (or for none) is native code that only returns when it is done."""
+    from puzzlelab.puzzles.hexagon.level_dlx import dlx_count
+    from puzzlelab.puzzles.hexagon.worker import run_in_worker
+
+    budget = budget or Budget()
+    if not budget.limited:
+        return dlx_count(question, allowance, budget)
+    return run_in_worker(_count_task, (question, allowance), budget)
 
 
 def solve_level(question: LevelQuestion, method: str, budget: Budget | None = None, **options) -> LevelAnswer:

@@ -10,6 +10,8 @@ them under `puzzlelab hexagon`):
                              (--backend local|ray, --address); verified, stored
   rows ACTION ...             the row3 store (hexagon_rows.py): build, count, rebuild,
                              mine, show
+  level N --levels 3-4       one level question by beam, sat, dlx or ilp
+                             (hexagon_level.py), or a count of its grids
   prove N [--raw R]          no grid scores above R: cube-and-conquer on the level-k
                              relaxation, in worker processes or on Ray, resumable
                              from its checkpoint; with a verified grid of R, optimal
@@ -28,6 +30,7 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, EXIT_OK, EXIT_WRONG_ANSWER, fail, user_errors
+from puzzlelab.cli.hexagon_level import level as level_verb
 from puzzlelab.cli.hexagon_rows import rows
 from puzzlelab.core.inputs import MAX_INPUT_BYTES, check_output_path, decode_bytes, read_text_file
 from puzzlelab.core.interrupt import run_in_thread
@@ -394,4 +397,4 @@ def _proof_by_dp(method: str, n: int, certified: bool) -> bool:
     return method == "dp" or (method == "auto" and not certified and n <= DP_MAX_ORDER)
 
 
-COMMANDS = {"count": count, "score": score, "table": table, "batch": batch, "prove": prove, "rows": rows}
+COMMANDS = {"count": count, "score": score, "table": table, "batch": batch, "prove": prove, "rows": rows, "level": level_verb}

@@ -64,9 +64,10 @@ class BeamPlan(FieldsByName):
     order: list[int]
 
 
-def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, int] | None = None) -> BeamPlan:
+def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, int] | None = None, floor: int = 0) -> BeamPlan:
     """The plan of a beam over the cells in `order`: a cell's slot is reused once every
-    neighbour of it has been placed, so the frontier stays small."""
+    neighbour of it has been placed, so the frontier stays small. `fixed` pins cells;
+    the others take values above `floor` (a level question on a level-`floor` grid)."""
     steps = len(order)
     position = {c: i for i, c in enumerate(order)}
     own_slot = np.zeros(steps, dtype=np.int32)
@@ -105,6 +106,8 @@ def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, in
         mask = (1 << cap) - 1
         if fixed and c in fixed:
             mask &= 1 << (min(fixed[c], top + 1) - 1)
+        else:
+            mask &= ~((1 << floor) - 1)
         allowed[i] = mask
         free.extend(closing)
     return BeamPlan(own_slot, own_rem, prev_slot, prev_rem, close_slot, allowed, max(slots, 1), order)
@@ -148,15 +151,17 @@ def beam_search(
     cutoff: int = 1 << 30,
     fixed: dict[int, int] | None = None,
     keep: int = 1,
+    floor: int = 0,
 ) -> list[tuple[int, list[int]]]:
     """Run the beam once; the best `keep` final states as (level penalty, values with
-    top+1 meaning 'more than top'), best first; [] if the beam died or time ran out."""
+    top+1 meaning 'more than top'), best first; [] if the beam died or time ran out.
+    `fixed` pins cells, the others take values above `floor`."""
     from puzzlelab.puzzles.hexagon.kernels import beam_kernel
 
     budget = budget or Budget()
     geometry = hexagon(n)
     cells = cell_order(geometry, order, spiral_radius)
-    plan = beam_plan(geometry, cells, top, fixed)
+    plan = beam_plan(geometry, cells, top, fixed, floor)
     require_beam_memory(n, width, top, budget, slots=plan.slots)
     rng = np.random.default_rng(seed)
     zobrist = rng.integers(0, np.iinfo(np.int64).max, size=(plan.slots, 8, 64), dtype=np.int64).astype(np.uint64)

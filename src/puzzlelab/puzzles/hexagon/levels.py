@@ -2,6 +2,11 @@
 Level" and "Algorithms"). Beam search places the 1s and 2s together (levels 1-2, the
 hard ones), SAT places the 3s and 4s on each of the best level-2 grids, and the 5s, 6s
 and 7s follow in linear time (completion.py). The best completed grid wins.
+
+Each half's solver is chosen (`low`, `high`: beam, sat, dlx or ilp; level_solvers.py),
+as the write-up's programs could "recast any single or multiple levels" by each of
+them. An exact `low` gives one least-penalty level-2 grid; a `high` other than sat
+completes the least-penalty level-4 grid it finds.
 """
 
 from __future__ import annotations
@@ -11,9 +16,13 @@ from dataclasses import dataclass, field, replace
 
 from puzzlelab.core.result import Budget, Progress, Result
 from puzzlelab.puzzles.hexagon.beam import beam_search, require_beam_memory
+from puzzlelab.puzzles.hexagon.completion import complete_from_level4
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
-from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
+from puzzlelab.puzzles.hexagon.level_question import level_question
+from puzzlelab.puzzles.hexagon.level_solvers import solve_level
+from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, hexagon
 from puzzlelab.puzzles.hexagon.results import feasible_result
+from puzzlelab.puzzles.hexagon.scoring import penalty_edges
 from puzzlelab.puzzles.hexagon.worker import run_in_worker
 
 __all__ = ["LevelsSummary", "levels_search", "run_levels"]
@@ -37,19 +46,44 @@ class LevelsSummary:
         return None if self.penalty is None else edge_count(self.n) - self.penalty
 
 
-def levels_search(n: int, *, width: int, order: str, keep: int, seed: int, budget: Budget, report=None) -> LevelsSummary:
-    """Beam for levels 1-2 (best `keep` distinct grids), SAT completion of each."""
+def _level2_grids(n: int, low: str, width: int, order: str, keep: int, seed: int, budget: Budget) -> list[tuple[int, list[int]]]:
+    """(level-2 penalty, level-2 grid) pairs, best first, by the `low` method."""
+    if low == "beam":
+        return beam_search(n, width=width, order=order, top=2, seed=seed, budget=budget, keep=keep)
+    answer = solve_level(level_question(n, "1-2"), low, budget, **_beam_options(low, width, order, seed))
+    return [] if answer.grid is None else [(answer.penalty, answer.grid)]
+
+
+def _beam_options(method: str, width: int, order: str, seed: int) -> dict:
+    # DLX runs in this worker already (run_levels): no second worker inside it
+    return {"width": width, "order": order, "seed": seed} if method == "beam" else ({"isolate": False} if method == "dlx" else {})
+
+
+def _complete(n: int, partial: list[int], high: str, width: int, order: str, seed: int, budget: Budget) -> tuple[list[int] | None, int | None]:
+    """The best whole grid on a level-2 grid by the `high` method (None when it found none)."""
+    if high == "sat":
+        return complete_partial(n, partial, 2, budget)
+    answer = solve_level(level_question(n, "3-4", partial), high, budget, **_beam_options(high, width, order, seed))
+    if answer.grid is None:
+        return None, None
+    geometry = hexagon(n)
+    grid, _ = complete_from_level4(geometry, answer.grid)
+    return grid, len(penalty_edges(geometry, grid))
+
+
+def levels_search(n: int, *, width: int, order: str, keep: int, seed: int, budget: Budget, report=None, low: str = "beam", high: str = "sat") -> LevelsSummary:
+    """Levels 1-2 by `low` (beam: its best `keep` distinct grids), then 3-4 by `high` on each."""
     started = time.perf_counter()
-    partials = beam_search(n, width=width, order=order, top=2, seed=seed, budget=budget, keep=keep)
+    partials = _level2_grids(n, low, width, order, keep, seed, budget)
     best = LevelsSummary(n, level2=[p for p, _ in partials])
     for level2_penalty, partial in partials:
         if budget.expired() and best.grid is not None:
             break
         if best.penalty is not None and level2_penalty >= best.penalty:
             continue  # cannot complete below what we have
-        grid, penalty = complete_partial(n, partial, 2, budget)
+        grid, penalty = _complete(n, partial, high, width, order, seed, budget)
         best.completed += 1
-        if best.penalty is None or penalty < best.penalty:
+        if penalty is not None and (best.penalty is None or penalty < best.penalty):
             best.grid, best.penalty = grid, penalty
             if report is not None:
                 report(replace(best))
@@ -58,20 +92,21 @@ def levels_search(n: int, *, width: int, order: str, keep: int, seed: int, budge
     return best
 
 
-def _levels_task(n: int, width: int, order: str, keep: int, seed: int, *, budget: Budget, interim) -> LevelsSummary:
-    return levels_search(n, width=width, order=order, keep=keep, seed=seed, budget=budget, report=interim)
+def _levels_task(n: int, width: int, order: str, keep: int, seed: int, low: str, high: str, *, budget: Budget, interim) -> LevelsSummary:
+    return levels_search(n, width=width, order=order, keep=keep, seed=seed, budget=budget, report=interim, low=low, high=high)
 
 
-def run_levels(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, width: int = 3000, order: str = "spiral", keep: int = 16) -> Result:
+def run_levels(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, width: int = 3000, order: str = "spiral", keep: int = 16, low: str = "beam", high: str = "sat") -> Result:
     n = instance.n
-    require_beam_memory(n, width, 2, budget)  # here, before the worker starts: a clear refusal
+    if "beam" in (low, high):
+        require_beam_memory(n, width, 4 if high == "beam" else 2, budget)  # here, before the worker starts: a clear refusal
     started = time.perf_counter()
 
     def on_interim(summary: LevelsSummary) -> None:
         progress(Progress(phase="levels", message=f"completed {summary.completed}", best=summary.raw))
 
-    summary = run_in_worker(_levels_task, (n, width, order, keep, seed), budget, on_interim)
+    summary = run_in_worker(_levels_task, (n, width, order, keep, seed, low, high), budget, on_interim)
     if summary is None:
         return feasible_result(n, None, "levels", time.perf_counter() - started)
-    extra = {"level2_penalties": summary.level2, "completed": summary.completed}
+    extra = {"level2_penalties": summary.level2, "completed": summary.completed, "low": low, "high": high}
     return feasible_result(n, summary.grid, "levels", time.perf_counter() - started, extra)

@@ -37,10 +37,14 @@ BEAM_OPTIONS = (
     Option("restarts", "int", 0, "repeat with new seeds while time is left (0 = until the budget ends, when width allows)", minimum=0),
 )
 
+LEVEL_METHODS = ("beam", "sat", "dlx", "ilp")  # as level_solvers.LEVEL_METHODS (not imported: keeps solvers unloaded)
+
 LEVELS_OPTIONS = (
     Option("width", "int", 3000, "beam width for levels 1-2 (refused up front when it would not fit in memory)", minimum=1, maximum=10_000_000),
     Option("order", "str", "spiral", "beam cell order", choices=CELL_ORDERS),
-    Option("keep", "int", 16, "level-2 grids completed by SAT", minimum=1),
+    Option("keep", "int", 16, "level-2 grids completed (beam's best; the exact level methods give one)", minimum=1),
+    Option("low", "str", "beam", "levels 1-2 by: beam (heuristic), sat, dlx (dancing links) or ilp (HiGHS): the exact three give a least-penalty level-2 grid", choices=LEVEL_METHODS),
+    Option("high", "str", "sat", "levels 3-4 on each level-2 grid by: sat (every level-4 grid of its descent completed), dlx, ilp or beam (the least level-4 grid completed)", choices=LEVEL_METHODS),
 )
 
 IMPROVE_OPTIONS = (
@@ -63,7 +67,12 @@ METHODS: tuple[Method, ...] = (
         exact=True,
     ),
     Method("beam", "beam search over cells (clock or spiral order), fitness = penalty edges", "puzzlelab.puzzles.hexagon.beam:run_beam", BEAM_OPTIONS),
-    Method("levels", "beam search for levels 1-2, SAT for levels 3-5, linear-time 6s and 7s", "puzzlelab.puzzles.hexagon.levels:run_levels", LEVELS_OPTIONS),
+    Method(
+        "levels",
+        "levels 1-2 then 3-4, each by beam, sat, dlx or ilp (default beam, then sat), linear-time 5s, 6s and 7s",
+        "puzzlelab.puzzles.hexagon.levels:run_levels",
+        LEVELS_OPTIONS,
+    ),
     Method(
         "improve",
         "blank a region of a grid (the given one, else a beam result) and re-solve it with SAT; repeat",

@@ -2,9 +2,12 @@
 faster. Oracles: a brute force over every placement counted up to the square's eight
 symmetries (which gives the write-up's published 1, 1, 1, 1, 3, 14), and the plain-Python
 twin of the kernel (`plain.py`, no prefilter, no line counts) for n up to 20; the
-classification against the write-up's two examples."""
+proofs recorded in proofs/matchsticks-proofs.json (n = 24, 26: value, count, classes);
+the classification against the write-up's two examples."""
 
 import itertools
+import json
+from pathlib import Path
 
 import pytest
 from matchsticks_oracles import published_rows
@@ -16,6 +19,7 @@ from puzzlelab.puzzles.matchsticks.search import make_descriptor, solve_subtree
 from puzzlelab.puzzles.matchsticks.tables import root_prefixes
 
 ROWS = published_rows()
+PROOFS = json.loads((Path(__file__).resolve().parents[2] / "proofs" / "matchsticks-proofs.json").read_text())["proofs"]
 
 
 def _sides(s, x, y):
@@ -81,6 +85,17 @@ def test_counts_equal_the_plain_twin(n):
 @pytest.mark.parametrize("n", range(15, 21))
 def test_counts_equal_the_plain_twin_up_to_20(n):
     _twin_agrees(n)
+
+
+@pytest.mark.parametrize("n", [24, pytest.param(26, marks=pytest.mark.slow)])
+def test_counts_equal_the_recorded_proofs(n):
+    # Recorded by benchmarks/bench_matchsticks_proofs.py with the kernel before its
+    # second round of speed-ups; the faster kernel must prove and count the same.
+    recorded = PROOFS[str(n)]
+    result = PUZZLE.solve(Instance(n), "full", budget=600, count_solutions=True)
+    assert result.verified and result.status.value == "optimal"
+    assert (result.value, result.stats["optimal_solutions"]) == (recorded["value"], recorded["optimal_solutions"])
+    assert result.stats["solution_classes"] == recorded["solution_classes"]
 
 
 def test_solutions_are_classified_as_in_the_write_up():

@@ -43,7 +43,19 @@ scan is therefore prefiltered by line counts (`_side_floor`, `_column_masks`): a
 square on row lines y and y + t adds at least 2t - min(t, matches on y) - min(t, matches
 on y + t) there, likewise for its columns, so rows and columns that cannot give a
 placement within the slack are skipped (the counts are kept per line as the board
-changes). The nodes visited are exactly the same; about 1.3-2.3x less CPU for n = 20..35.
+changes).
+
+Second round (issue 24, same nodes, answers, counts and trace): the line counts are
+also kept bit-sliced (`planes[b]`: bit i set when bit b of line i's count is), so the
+lines holding at least k matches are one mask (`_at_least`, a dozen word operations), and
+a size-u square within slack S needs two row lines u apart and two column lines u
+apart that each hold at least u - S (`_pairs`, `_may_fit`). That word test runs first:
+for every size of the lookahead before any scan, scans walk only the rows and columns
+it leaves, and a parent runs it for its candidate's child before placing it
+(`_may_fit_after`, on the counts the child's four lines would have): about three
+children in four are killed there without being placed, and are counted as the nodes
+they would have been. The symmetry test is a mask of the lines where row and column
+differ, kept as the board changes; the candidate sort only spans costs up to the slack.
 
 The stack is explicit (arrays indexed by depth). The kernel polls the Budget every 2^16
 nodes and publishes its node count and best value in `control`.
@@ -95,6 +107,7 @@ TRACE_LEN = 9
 STATUS_DONE, STATUS_STOPPED, STATUS_SPLIT_OVERFLOW = 0, 1, 2
 
 _POLL_MASK = (1 << 16) - 1
+PREKILL = 2  # sizes of the child's lookahead a parent tries before placing it (1..5 measured alike)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -123,12 +136,113 @@ def _low(x):
 
 
 @numba.njit(cache=True, nogil=True)
-def _refill(rows, cols, empty, fr, fc, t, x, y):
+def _recount(f, rich, i, new):
+    """Line i now holds `new` matches: flip bit i in the count planes whose bit changed."""
+    diff = f[i] ^ new
+    bit = np.uint64(1) << np.uint64(i)
+    while diff:
+        b = _low(np.uint64(diff))
+        diff &= diff - 1
+        rich[b] ^= bit
+    f[i] = new
+
+
+@numba.njit(cache=True, nogil=True)
+def _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y):
     """Recount the matches of the four words a size-t square at (x, y) touches."""
-    fr[y] = _bits(~rows[y] & empty)
-    fr[y + t] = _bits(~rows[y + t] & empty)
-    fc[x] = _bits(~cols[x] & empty)
-    fc[x + t] = _bits(~cols[x + t] & empty)
+    _recount(fr, rr, y, _bits(~rows[y] & empty))
+    _recount(fr, rr, y + t, _bits(~rows[y + t] & empty))
+    _recount(fc, rc, x, _bits(~cols[x] & empty))
+    _recount(fc, rc, x + t, _bits(~cols[x + t] & empty))
+
+
+@numba.njit(cache=True, nogil=True)
+def _mark(rows, cols, asym, i):
+    """`asym` with bit i set exactly when row i and column i differ."""
+    bit = np.uint64(1) << np.uint64(i)
+    if rows[i] != cols[i]:
+        return asym | bit
+    return asym & ~bit
+
+
+@numba.njit(cache=True, nogil=True)
+def _resym(rows, cols, asym, t, x, y):
+    """The lines i with rows[i] != cols[i] (a bit mask), after lines y, y + t, x, x + t changed."""
+    asym = _mark(rows, cols, asym, y)
+    asym = _mark(rows, cols, asym, y + t)
+    asym = _mark(rows, cols, asym, x)
+    return _mark(rows, cols, asym, x + t)
+
+
+@numba.njit(cache=True, nogil=True)
+def _at_least(planes, k):
+    """The lines holding at least k matches (1 <= k <= 63), as a bit mask, from the
+    counts kept bit-sliced: planes[b] has bit i set when bit b of line i's count is."""
+    gt = np.uint64(0)
+    eq = ~np.uint64(0)
+    for b in range(5, -1, -1):
+        if (k >> b) & 1:
+            eq &= planes[b]
+        else:
+            gt |= eq & planes[b]
+            eq &= ~planes[b]
+    return gt | eq
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairs(planes, t, slack, side):
+    """Lines i < side such that lines i and i + t both hold at least t - slack matches
+    (a size-t side on each adds at most slack only then), as a bit mask."""
+    low = (np.uint64(1) << np.uint64(side)) - np.uint64(1)
+    k = t - slack
+    if k <= 0:
+        return low
+    ge = _at_least(planes, k)
+    return ge & (ge >> np.uint64(t)) & low
+
+
+@numba.njit(cache=True, nogil=True)
+def _may_fit(rr, rc, area, u, diagonal_only, slack):
+    """A necessary condition for `_fits_within`, in a few word operations: some pair of
+    row lines and some pair of column lines (the same pair, diagonal sizes) u apart
+    both hold at least u - slack matches."""
+    side = area - u + 1
+    r = _pairs(rr, u, slack, side)
+    if r == 0:
+        return False
+    c = _pairs(rc, u, slack, side)
+    if diagonal_only:
+        return (r & c) != 0
+    return c != 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only, slack, s, x, y, top, bottom, left, right):
+    """`_may_fit` on the board after a size-s square at (x, y) that adds top, bottom,
+    left, right matches to lines y, y + s (rows) and x, x + s (columns): the counts only
+    grow there, so those lines join the masks where they reach the threshold."""
+    k = u - slack
+    if k <= 0:
+        return True
+    one = np.uint64(1)
+    low = (one << np.uint64(area - u + 1)) - one
+    g = _at_least(rr, k)
+    if fr[y] + top >= k:
+        g |= one << np.uint64(y)
+    if fr[y + s] + bottom >= k:
+        g |= one << np.uint64(y + s)
+    r = g & (g >> np.uint64(u)) & low
+    if r == 0:
+        return False
+    g = _at_least(rc, k)
+    if fc[x] + left >= k:
+        g |= one << np.uint64(x)
+    if fc[x + s] + right >= k:
+        g |= one << np.uint64(x + s)
+    c = g & (g >> np.uint64(u)) & low
+    if diagonal_only:
+        return (r & c) != 0
+    return c != 0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -139,7 +253,7 @@ def _side_floor(filled, i, t):
 
 
 @numba.njit(cache=True, nogil=True)
-def _column_masks(fc, t, side, slack, masks):
+def _column_masks(fc, t, cand, slack, masks):
     """masks[k] (k <= the returned top) = the corner columns x whose two column lines
     leave a size-t square at least k matches short (`_side_floor` <= k): a row whose own
     floor leaves room k need look at those columns only."""
@@ -147,7 +261,10 @@ def _column_masks(fc, t, side, slack, masks):
     for k in range(top + 1):
         masks[k] = np.uint64(0)
     one = np.uint64(1)
-    for x in range(side):
+    c = cand
+    while c:
+        x = _low(c)
+        c &= c - one
         f = _side_floor(fc, x, t)
         if f <= top:
             masks[f] |= one << np.uint64(x)
@@ -157,7 +274,7 @@ def _column_masks(fc, t, side, slack, masks):
 
 
 @numba.njit(cache=True, nogil=True)
-def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, fc, masks):
+def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, fc, rr, rc, masks):
     """True when some placement of size u adds at most `slack` matches. Tries the last
     placement that passed first (the board only grows along a path, so it usually still
     does), then scans row by row, skipping the rows and columns whose lines hold too
@@ -172,8 +289,17 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
     if _added(rows, cols, u, x, y, h, v) <= slack:
         return True
     last = area - u
+    rmask = _pairs(rr, u, slack, last + 1)
+    if rmask == 0:
+        return False
+    cmask = _pairs(rc, u, slack, last + 1)
+    if cmask == 0:
+        return False
     if diagonal_only:
-        for y in range(last + 1):
+        dm = rmask & cmask
+        while dm:
+            y = _low(dm)
+            dm &= dm - one
             if _side_floor(fr, y, u) + _side_floor(fc, y, u) > slack:
                 continue
             h = run << np.uint64(y)
@@ -182,8 +308,10 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
                 hint_y[u] = y
                 return True
         return False
-    top_k = _column_masks(fc, u, last + 1, slack, masks)
-    for y in range(last + 1):
+    top_k = _column_masks(fc, u, cmask, slack, masks)
+    while rmask:
+        y = _low(rmask)
+        rmask &= rmask - one
         room = slack - _side_floor(fr, y, u)
         if room < 0:
             continue
@@ -252,6 +380,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     fr = np.zeros(words, np.int64)
     fc = np.zeros(words, np.int64)
     masks = np.zeros(130, np.uint64)
+    rr = np.zeros(6, np.uint64)  # row and column line counts, bit-sliced (a count is at most 63)
+    rc = np.zeros(6, np.uint64)
     diagonal_only = np.zeros(n + 1, np.bool_)
     for t in range(1, n + 1):
         side = area - t + 1
@@ -288,9 +418,13 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
         depth = d + 1
     start = depth
     limit = best if counting else best - 1
+    asym = np.uint64(0)
     for i in range(words):
-        fr[i] = _bits(~rows[i] & empty)
-        fc[i] = _bits(~cols[i] & empty)
+        asym = _mark(rows, cols, asym, i)
+    for i in range(words):
+        _recount(fr, rr, i, _bits(~rows[i] & empty))
+        _recount(fc, rc, i, _bits(~cols[i] & empty))
+
 
     if totals[start] > limit:
         depth = -1  # nothing below this prefix can be within the limit
@@ -314,11 +448,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             d = depth
             t = n - d
             base = totals[d]
-            symmetric = True
-            for i in range(words):
-                if rows[i] != cols[i]:
-                    symmetric = False
-                    break
+            symmetric = asym == 0
             m_count = 0
             cheapest = 4 * t + 1
             free_id = -1
@@ -326,11 +456,18 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             dead_u = 0
             slack = limit - base
             if lookahead and (d == start or cand_cost[d - 1, pos[d - 1] - 1] > 0):
+                # First the word-operation test of every size, then the scans.
                 for u in range(t - 1, slack // 2, -1):
-                    if not _fits_within(rows, cols, area, u, diagonal_only[u], slack, hint_x, hint_y, fr, fc, masks):
+                    if not _may_fit(rr, rc, area, u, diagonal_only[u], slack):
                         dead = True
                         dead_u = u
                         break
+                if not dead:
+                    for u in range(t - 1, slack // 2, -1):
+                        if not _fits_within(rows, cols, area, u, diagonal_only[u], slack, hint_x, hint_y, fr, fc, rr, rc, masks):
+                            dead = True
+                            dead_u = u
+                            break
             if tracing:
                 trace[d, TRACE_EXPANDED] += 1
                 if dead:
@@ -338,12 +475,15 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     trace[d, TRACE_DEAD_SIZE_GAP] += t - dead_u
             side = area - t + 1
             run = (one << np.uint64(t)) - one
-            rows_to_scan = 0 if dead else side
             # Only placements adding at most `slack` matches can be kept (greedy's
             # cheapest among them is the true cheapest whenever it can be kept), so
             # rows and columns whose lines cannot give one are skipped (`_side_floor`).
-            top_k = 0 if dead else _column_masks(fc, t, side, slack, masks)
-            for y in range(rows_to_scan):
+            rmask = np.uint64(0) if dead else _pairs(rr, t, slack, side)
+            cmask = _pairs(rc, t, slack, side)
+            top_k = 0 if dead else _column_masks(fc, t, cmask, slack, masks)
+            while rmask:
+                y = _low(rmask)
+                rmask &= rmask - one
                 room = slack - _side_floor(fr, y, t)
                 if room < 0:
                     continue
@@ -351,7 +491,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 bottom = rows[y + t]
                 v = run << np.uint64(y)
                 if diagonal_only[t]:
-                    m = (one << np.uint64(y)) if _side_floor(fc, y, t) <= room else np.uint64(0)
+                    m = (one << np.uint64(y)) if _side_floor(fc, y, t) <= room and (cmask >> np.uint64(y)) & one else np.uint64(0)
                     p0 = pl_start[t]
                 else:
                     m = masks[min(room, top_k)]
@@ -388,6 +528,10 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 # Counting sort by matches added (stable: placement order within a
                 # cost), keeping only costs up to `top` (greedy: the cheapest + slack).
                 top = min(4 * t, cheapest + greedy_slack) if greedy else 4 * t
+                if top > slack:
+                    top = slack  # every candidate kept adds at most `slack`
+                if m_count == 0:
+                    top = -1
                 for c in range(top + 2):
                     bucket[c] = 0
                 for i in range(m_count):
@@ -426,6 +570,34 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             y = pl_y[p]
             h = pl_h[p]
             v = pl_v[p]
+            if lookahead and c > 0 and d + 1 < n and d + 1 != split_depth:
+                # The child's lookahead, first sizes of its word-operation pass, done
+                # here before the child is placed: a child it kills is counted as
+                # the node it would have been (same nodes, same trace).
+                rest = limit - totals[d] - c
+                ny0 = _bits(rows[y] & h)
+                ny1 = _bits(rows[y + t] & h)
+                nx0 = _bits(cols[x] & v)
+                nx1 = _bits(cols[x + t] & v)
+                killed = 0
+                for u in range(t - 2, max(rest // 2, t - 2 - PREKILL), -1):
+                    if not _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only[u], rest, t, x, y, ny0, ny1, nx0, nx1):
+                        killed = u
+                        break
+                if killed:
+                    nodes += 1
+                    if tracing:
+                        trace[d, TRACE_CHILDREN] += 1
+                        trace[d + 1, TRACE_EXPANDED] += 1
+                        trace[d + 1, TRACE_LOOKAHEAD_DEAD] += 1
+                        trace[d + 1, TRACE_DEAD_SIZE_GAP] += t - 1 - killed
+                    if (nodes & _POLL_MASK) == 0:
+                        control[NODES] = nodes
+                        control[BEST] = best
+                        if should_stop(control):
+                            status = STATUS_STOPPED
+                            break
+                    continue
             saved[d, 0] = rows[y]
             saved[d, 1] = rows[y + t]
             saved[d, 2] = cols[x]
@@ -434,7 +606,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             rows[y + t] &= ~h
             cols[x] &= ~v
             cols[x + t] &= ~v
-            _refill(rows, cols, empty, fr, fc, t, x, y)
+            _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y)
+            asym = _resym(rows, cols, asym, t, x, y)
             chosen[d] = p
             total = totals[d] + c
             totals[d + 1] = total
@@ -477,7 +650,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 rows[y + t] = saved[d, 1]
                 cols[x] = saved[d, 2]
                 cols[x + t] = saved[d, 3]
-                _refill(rows, cols, empty, fr, fc, t, x, y)
+                _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y)
+                asym = _resym(rows, cols, asym, t, x, y)
                 continue
             depth = d + 1
             expand = True
@@ -494,7 +668,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             rows[y + t] = saved[d, 1]
             cols[x] = saved[d, 2]
             cols[x + t] = saved[d, 3]
-            _refill(rows, cols, empty, fr, fc, t, x, y)
+            _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y)
+            asym = _resym(rows, cols, asym, t, x, y)
 
     control[NODES] = nodes
     control[BEST] = best

@@ -181,11 +181,9 @@ def _at_least(planes, k):
     gt = np.uint64(0)
     eq = ~np.uint64(0)
     for b in range(5, -1, -1):
-        if (k >> b) & 1:
-            eq &= planes[b]
-        else:
-            gt |= eq & planes[b]
-            eq &= ~planes[b]
+        kb = np.uint64(0) - np.uint64((k >> b) & 1)  # all ones where k has bit b
+        gt |= eq & planes[b] & ~kb
+        eq &= ~(planes[b] ^ kb)
     return gt | eq
 
 
@@ -217,6 +215,18 @@ def _may_fit(rr, rc, area, u, diagonal_only, slack):
 
 
 @numba.njit(cache=True, nogil=True)
+def _pairs_after(g, counts, u, k, low, i, add_i, j, add_j):
+    """Lines l < side with l and l + u both holding at least k matches, where `g` holds
+    the lines that do now and lines i and j are about to gain add_i and add_j matches."""
+    one = np.uint64(1)
+    if counts[i] + add_i >= k:
+        g |= one << np.uint64(i)
+    if counts[j] + add_j >= k:
+        g |= one << np.uint64(j)
+    return g & (g >> np.uint64(u)) & low
+
+
+@numba.njit(cache=True, nogil=True)
 def _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only, slack, s, x, y, top, bottom, left, right):
     """`_may_fit` on the board after a size-s square at (x, y) that adds top, bottom,
     left, right matches to lines y, y + s (rows) and x, x + s (columns): the counts only
@@ -224,22 +234,11 @@ def _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only, slack, s, x, y, top, 
     k = u - slack
     if k <= 0:
         return True
-    one = np.uint64(1)
-    low = (one << np.uint64(area - u + 1)) - one
-    g = _at_least(rr, k)
-    if fr[y] + top >= k:
-        g |= one << np.uint64(y)
-    if fr[y + s] + bottom >= k:
-        g |= one << np.uint64(y + s)
-    r = g & (g >> np.uint64(u)) & low
+    low = (np.uint64(1) << np.uint64(area - u + 1)) - np.uint64(1)
+    r = _pairs_after(_at_least(rr, k), fr, u, k, low, y, top, y + s, bottom)
     if r == 0:
         return False
-    g = _at_least(rc, k)
-    if fc[x] + left >= k:
-        g |= one << np.uint64(x)
-    if fc[x + s] + right >= k:
-        g |= one << np.uint64(x + s)
-    c = g & (g >> np.uint64(u)) & low
+    c = _pairs_after(_at_least(rc, k), fc, u, k, low, x, left, x + s, right)
     if diagonal_only:
         return (r & c) != 0
     return c != 0
@@ -380,6 +379,10 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     fr = np.zeros(words, np.int64)
     fc = np.zeros(words, np.int64)
     masks = np.zeros(130, np.uint64)
+    memo_k = np.zeros((n + 1, PREKILL), np.int64)  # per depth: the children's lookahead masks by threshold
+    memo_r = np.zeros((n + 1, PREKILL), np.uint64)
+    memo_c = np.zeros((n + 1, PREKILL), np.uint64)
+    checked = np.zeros(n + 2, np.int64)  # per depth: lookahead sizes its parent tried (word test) and found passing
     rr = np.zeros(6, np.uint64)  # row and column line counts, bit-sliced (a count is at most 63)
     rc = np.zeros(6, np.uint64)
     diagonal_only = np.zeros(n + 1, np.bool_)
@@ -457,7 +460,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             slack = limit - base
             if lookahead and (d == start or cand_cost[d - 1, pos[d - 1] - 1] > 0):
                 # First the word-operation test of every size, then the scans.
-                for u in range(t - 1, slack // 2, -1):
+                # (the sizes the parent already tried for this child are skipped; a
+                # size within the slack, u <= slack, passes, and so do the smaller)
+                for u in range(min(t - 1 - checked[d], slack), slack // 2, -1):
                     if not _may_fit(rr, rc, area, u, diagonal_only[u], slack):
                         dead = True
                         dead_u = u
@@ -553,6 +558,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     if kept == 0 and not dead:
                         trace[d, TRACE_NO_CANDIDATE] += 1
             pos[d] = 0
+            for j in range(PREKILL):
+                memo_k[d, j] = -1
 
         d = depth
         if pos[d] < ncand[d]:
@@ -566,6 +573,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 continue
             p = cand[d, i]
             t = n - d
+            checked[d + 1] = 0
             x = pl_x[p]
             y = pl_y[p]
             h = pl_h[p]
@@ -580,8 +588,20 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 nx0 = _bits(cols[x] & v)
                 nx1 = _bits(cols[x + t] & v)
                 killed = 0
+                checked[d + 1] = PREKILL
                 for u in range(t - 2, max(rest // 2, t - 2 - PREKILL), -1):
-                    if not _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only[u], rest, t, x, y, ny0, ny1, nx0, nx1):
+                    k = u - rest
+                    if k <= 0:
+                        break  # no smaller size can be cut either
+                    j = t - 2 - u
+                    if memo_k[d, j] != k:  # siblings of equal cost share the masks
+                        memo_k[d, j] = k
+                        memo_r[d, j] = _at_least(rr, k)
+                        memo_c[d, j] = _at_least(rc, k)
+                    low = (one << np.uint64(area - u + 1)) - one
+                    r = _pairs_after(memo_r[d, j], fr, u, k, low, y, ny0, y + t, ny1)
+                    cm = _pairs_after(memo_c[d, j], fc, u, k, low, x, nx0, x + t, nx1)
+                    if r == 0 or cm == 0 or (diagonal_only[u] and (r & cm) == 0):
                         killed = u
                         break
                 if killed:

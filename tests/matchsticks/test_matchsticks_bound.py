@@ -108,3 +108,51 @@ def test_the_parent_runs_the_test_on_the_childs_counts():
                 for slack in range(0, 2 * u + 2):
                     parent = kernels._may_fit_after(rr, rc, fr, fc, area, u, diagonal, slack, s, x, y, top, bottom, left, right)
                     assert parent == kernels._may_fit(rr_after, rc_after, area, u, diagonal, slack), (area, u, slack)
+
+
+def _kernel_board(rows, cols, area):
+    fr, rr = _counts_and_planes(rows, area)
+    fc, rc = _counts_and_planes(cols, area)
+    return np.array(rows, np.uint64), np.array(cols, np.uint64), fr, fc, rr, rc
+
+
+def _pair_fits(rows, cols, area, u, w, slack):
+    """Brute force: some placement of u, then some of w on the board with it, adding
+    at most `slack` together."""
+    for y in range(area - u + 1):
+        for x in range(area - u + 1):
+            with_u_rows, with_u_cols = list(rows), list(cols)
+            c = sum(_place(with_u_rows, with_u_cols, u, x, y))
+            if c <= slack and c + _cheapest(with_u_rows, with_u_cols, area, w, False) <= slack:
+                return True
+    return False
+
+
+def test_the_pair_bound_cuts_only_boards_where_no_pair_fits():
+    # kernels._pair_dead (FLAG_PAIRS): when it names a size w, no placement of t - 1
+    # leaves room for w within the slack (brute force); it leaves the board as it was.
+    rng = random.Random(4)
+    cuts = 0
+    for _ in range(120):
+        area = rng.randint(6, 11)
+        rows, cols = _empty_board(area)
+        _place(rows, cols, area, 0, 0)  # the largest square, as in every search
+        for _ in range(rng.randint(1, 5)):
+            s = rng.randint(2, area - 1)
+            _place(rows, cols, s, rng.randint(0, area - s), rng.randint(0, area - s))
+        t = rng.randint(4, area - 1)
+        slack = rng.randint(0, 2 * t)
+        board = _kernel_board(rows, cols, area)
+        before = [a.copy() for a in board]
+        hint = np.zeros(area + 1, np.int64)
+        scratch = np.zeros(area * area + 1, np.int64)
+        w = kernels._pair_dead(
+            board[0], board[1], np.uint64((1 << area) - 1), area, t, slack, hint, hint.copy(), board[2], board[3], board[4], board[5],
+            np.zeros(130, np.uint64), np.zeros(area + 1, np.bool_), scratch, scratch.copy(), scratch.copy(),
+        )
+        assert all((a == b).all() for a, b in zip(board, before))
+        if w:
+            cuts += 1
+            assert t - 3 - kernels.PAIR_SIZES < w <= t - 3
+            assert not _pair_fits(rows, cols, area, t - 1, w, slack), (area, t, slack, w)
+    assert cuts >= 5  # not vacuous

@@ -15,7 +15,7 @@ from matchsticks_oracles import published_rows
 from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.plain import plain_search
-from puzzlelab.puzzles.matchsticks.search import make_descriptor, solve_subtree
+from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search, solve_subtree
 from puzzlelab.puzzles.matchsticks.tables import root_prefixes
 
 ROWS = published_rows()
@@ -126,3 +126,22 @@ def test_the_trace_adds_up():
         assert upper["children"] == lower["expanded"], upper["depth"]
     assert all(r["lookahead_dead"] <= r["expanded"] for r in rows)
     assert format_trace(found).splitlines()[-1].split()[0] == "all"
+
+
+@pytest.mark.parametrize("n", range(7, 17))
+def test_the_pair_bound_changes_no_count(n):
+    # FLAG_PAIRS (off by default): fewer nodes, the same best and count in every subtree.
+    nodes = {False: 0, True: 0}
+    for prefix in root_prefixes(n):
+        descriptor = make_descriptor(n, count=True, bound=ROWS[n]["best_known"], prefix=prefix)
+        plain, paired = solve_subtree(descriptor), solve_subtree(dict(descriptor, pairs=True))
+        assert (paired["best"], paired["count"]) == (plain["best"], plain["count"]), n
+        nodes[False] += plain["nodes"]
+        nodes[True] += paired["nodes"]
+    assert nodes[True] < nodes[False] if n >= 12 else nodes[True] <= nodes[False]
+
+
+def test_the_pair_bound_keeps_the_recorded_count_of_24():
+    recorded = PROOFS["24"]
+    outcome = run_search(dict(make_descriptor(24, count=True), pairs=True), known=(recorded["value"], None))
+    assert outcome.complete and (outcome.best, outcome.count) == (recorded["value"], recorded["optimal_solutions"])

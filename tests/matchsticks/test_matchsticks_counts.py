@@ -2,9 +2,12 @@
 faster. Oracles: a brute force over every placement counted up to the square's eight
 symmetries (which gives the write-up's published 1, 1, 1, 1, 3, 14), and the plain-Python
 twin of the kernel (`plain.py`, no prefilter, no line counts) for n up to 20; the
-classification against the write-up's two examples."""
+proofs recorded in proofs/matchsticks-proofs.json (n = 24, 26: value, count, classes);
+the classification against the write-up's two examples."""
 
 import itertools
+import json
+from pathlib import Path
 
 import pytest
 from matchsticks_oracles import published_rows
@@ -12,10 +15,11 @@ from matchsticks_oracles import published_rows
 from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.plain import plain_search
-from puzzlelab.puzzles.matchsticks.search import make_descriptor, solve_subtree
+from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search, solve_subtree
 from puzzlelab.puzzles.matchsticks.tables import root_prefixes
 
 ROWS = published_rows()
+PROOFS = json.loads((Path(__file__).resolve().parents[2] / "proofs" / "matchsticks-proofs.json").read_text())["proofs"]
 
 
 def _sides(s, x, y):
@@ -83,6 +87,17 @@ def test_counts_equal_the_plain_twin_up_to_20(n):
     _twin_agrees(n)
 
 
+@pytest.mark.parametrize("n", [24, pytest.param(26, marks=pytest.mark.slow)])
+def test_counts_equal_the_recorded_proofs(n):
+    # Recorded by benchmarks/bench_matchsticks_proofs.py with the kernel before its
+    # second round of speed-ups; the faster kernel must prove and count the same.
+    recorded = PROOFS[str(n)]
+    result = PUZZLE.solve(Instance(n), "full", budget=600, count_solutions=True)
+    assert result.verified and result.status.value == "optimal"
+    assert (result.value, result.stats["optimal_solutions"]) == (recorded["value"], recorded["optimal_solutions"])
+    assert result.stats["solution_classes"] == recorded["solution_classes"]
+
+
 def test_solutions_are_classified_as_in_the_write_up():
     # n = 16: "4 solutions; 12 squares on main diagonal; first one off diagonal is 4".
     result = PUZZLE.solve(Instance(16), "full", budget=300, count_solutions=True)
@@ -111,3 +126,22 @@ def test_the_trace_adds_up():
         assert upper["children"] == lower["expanded"], upper["depth"]
     assert all(r["lookahead_dead"] <= r["expanded"] for r in rows)
     assert format_trace(found).splitlines()[-1].split()[0] == "all"
+
+
+@pytest.mark.parametrize("n", range(7, 17))
+def test_the_pair_bound_changes_no_count(n):
+    # FLAG_PAIRS (off by default): fewer nodes, the same best and count in every subtree.
+    nodes = {False: 0, True: 0}
+    for prefix in root_prefixes(n):
+        descriptor = make_descriptor(n, count=True, bound=ROWS[n]["best_known"], prefix=prefix)
+        plain, paired = solve_subtree(descriptor), solve_subtree(dict(descriptor, pairs=True))
+        assert (paired["best"], paired["count"]) == (plain["best"], plain["count"]), n
+        nodes[False] += plain["nodes"]
+        nodes[True] += paired["nodes"]
+    assert nodes[True] < nodes[False] if n >= 12 else nodes[True] <= nodes[False]
+
+
+def test_the_pair_bound_keeps_the_recorded_count_of_24():
+    recorded = PROOFS["24"]
+    outcome = run_search(dict(make_descriptor(24, count=True), pairs=True), known=(recorded["value"], None))
+    assert outcome.complete and (outcome.best, outcome.count) == (recorded["value"], recorded["optimal_solutions"])

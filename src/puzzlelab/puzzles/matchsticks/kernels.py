@@ -43,7 +43,25 @@ scan is therefore prefiltered by line counts (`_side_floor`, `_column_masks`): a
 square on row lines y and y + t adds at least 2t - min(t, matches on y) - min(t, matches
 on y + t) there, likewise for its columns, so rows and columns that cannot give a
 placement within the slack are skipped (the counts are kept per line as the board
-changes). The nodes visited are exactly the same; about 1.3-2.3x less CPU for n = 20..35.
+changes).
+
+Second round (issue 24, same nodes, answers, counts and trace): the line counts are
+also kept bit-sliced (`planes[b]`: bit i set when bit b of line i's count is), so the
+lines holding at least k matches are one mask (`_at_least`, a dozen word operations), and
+a size-u square within slack S needs two row lines u apart and two column lines u
+apart that each hold at least u - S (`_pairs`, `_may_fit`). That word test runs first:
+for every size of the lookahead before any scan, scans walk only the rows and columns
+it leaves, and a parent runs it for its candidate's child before placing it
+(`_may_fit_after`, on the counts the child's four lines would have): about three
+children in four are killed there without being placed, and are counted as the nodes
+they would have been. The symmetry test is a mask of the lines where row and column
+differ, kept as the board changes; the candidate sort only spans costs up to the slack.
+
+Tried and left off by default (FLAG_PAIRS, descriptor key "pairs"): `_pair_dead`, a bound
+on two sizes at once -- every placement of size t - 1 within the slack, and size w
+(t - 3 .. t - 6) after it within what is left. It halves the nodes (proof of 24: 6.29 to
+3.47 million, same counts) but costs more CPU than it saves (about 1.3-1.6x more): the
+nodes it cuts have cheap subtrees, and it must list some 37 placements of t - 1 each time.
 
 The stack is explicit (arrays indexed by depth). The kernel polls the Budget every 2^16
 nodes and publishes its node count and best value in `control`.
@@ -63,6 +81,7 @@ __all__ = [
     "FLAG_GREEDY",
     "FLAG_MAX_ADDED",
     "FLAG_LOOKAHEAD",
+    "FLAG_PAIRS",
     "GREEDY_SLACK_SHIFT",
     "STAT_BEST",
     "STAT_COUNT",
@@ -79,6 +98,7 @@ __all__ = [
 FLAG_COUNT = 1  # limit is `best` (ties kept and counted) instead of `best - 1`
 FLAG_GREEDY = 2  # only the cheapest placements of each size
 FLAG_MAX_ADDED = 4  # a size-t square may add at most 2t matches
+FLAG_PAIRS = 16  # prune a node where size t - 1 leaves no room for one of t - 3 .. t - 6 (`_pair_dead`; off by default)
 FLAG_LOOKAHEAD = 8  # prune a node where some smaller size cannot be added within the limit
 GREEDY_SLACK_SHIFT = 8  # flags >> 8: with GREEDY, also keep placements up to this many matches above the cheapest
 
@@ -95,6 +115,8 @@ TRACE_LEN = 9
 STATUS_DONE, STATUS_STOPPED, STATUS_SPLIT_OVERFLOW = 0, 1, 2
 
 _POLL_MASK = (1 << 16) - 1
+PAIR_SIZES = 4
+PREKILL = 2  # sizes of the child's lookahead a parent tries before placing it (1..5 measured alike)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -123,12 +145,112 @@ def _low(x):
 
 
 @numba.njit(cache=True, nogil=True)
-def _refill(rows, cols, empty, fr, fc, t, x, y):
+def _recount(f, rich, i, new):
+    """Line i now holds `new` matches: flip bit i in the count planes whose bit changed."""
+    diff = f[i] ^ new
+    bit = np.uint64(1) << np.uint64(i)
+    while diff:
+        b = _low(np.uint64(diff))
+        diff &= diff - 1
+        rich[b] ^= bit
+    f[i] = new
+
+
+@numba.njit(cache=True, nogil=True)
+def _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y):
     """Recount the matches of the four words a size-t square at (x, y) touches."""
-    fr[y] = _bits(~rows[y] & empty)
-    fr[y + t] = _bits(~rows[y + t] & empty)
-    fc[x] = _bits(~cols[x] & empty)
-    fc[x + t] = _bits(~cols[x + t] & empty)
+    _recount(fr, rr, y, _bits(~rows[y] & empty))
+    _recount(fr, rr, y + t, _bits(~rows[y + t] & empty))
+    _recount(fc, rc, x, _bits(~cols[x] & empty))
+    _recount(fc, rc, x + t, _bits(~cols[x + t] & empty))
+
+
+@numba.njit(cache=True, nogil=True)
+def _mark(rows, cols, asym, i):
+    """`asym` with bit i set exactly when row i and column i differ."""
+    bit = np.uint64(1) << np.uint64(i)
+    if rows[i] != cols[i]:
+        return asym | bit
+    return asym & ~bit
+
+
+@numba.njit(cache=True, nogil=True)
+def _resym(rows, cols, asym, t, x, y):
+    """The lines i with rows[i] != cols[i] (a bit mask), after lines y, y + t, x, x + t changed."""
+    asym = _mark(rows, cols, asym, y)
+    asym = _mark(rows, cols, asym, y + t)
+    asym = _mark(rows, cols, asym, x)
+    return _mark(rows, cols, asym, x + t)
+
+
+@numba.njit(cache=True, nogil=True)
+def _at_least(planes, k):
+    """The lines holding at least k matches (1 <= k <= 63), as a bit mask, from the
+    counts kept bit-sliced: planes[b] has bit i set when bit b of line i's count is."""
+    gt = np.uint64(0)
+    eq = ~np.uint64(0)
+    for b in range(5, -1, -1):
+        kb = np.uint64(0) - np.uint64((k >> b) & 1)  # all ones where k has bit b
+        gt |= eq & planes[b] & ~kb
+        eq &= ~(planes[b] ^ kb)
+    return gt | eq
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairs(planes, t, slack, side):
+    """Lines i < side such that lines i and i + t both hold at least t - slack matches
+    (a size-t side on each adds at most slack only then), as a bit mask."""
+    low = (np.uint64(1) << np.uint64(side)) - np.uint64(1)
+    k = t - slack
+    if k <= 0:
+        return low
+    ge = _at_least(planes, k)
+    return ge & (ge >> np.uint64(t)) & low
+
+
+@numba.njit(cache=True, nogil=True)
+def _may_fit(rr, rc, area, u, diagonal_only, slack):
+    """A necessary condition for `_fits_within`, in a few word operations: some pair of
+    row lines and some pair of column lines (the same pair, diagonal sizes) u apart
+    both hold at least u - slack matches."""
+    side = area - u + 1
+    r = _pairs(rr, u, slack, side)
+    if r == 0:
+        return False
+    c = _pairs(rc, u, slack, side)
+    if diagonal_only:
+        return (r & c) != 0
+    return c != 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairs_after(g, counts, u, k, low, i, add_i, j, add_j):
+    """Lines l < side with l and l + u both holding at least k matches, where `g` holds
+    the lines that do now and lines i and j are about to gain add_i and add_j matches."""
+    one = np.uint64(1)
+    if counts[i] + add_i >= k:
+        g |= one << np.uint64(i)
+    if counts[j] + add_j >= k:
+        g |= one << np.uint64(j)
+    return g & (g >> np.uint64(u)) & low
+
+
+@numba.njit(cache=True, nogil=True)
+def _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only, slack, s, x, y, top, bottom, left, right):
+    """`_may_fit` on the board after a size-s square at (x, y) that adds top, bottom,
+    left, right matches to lines y, y + s (rows) and x, x + s (columns): the counts only
+    grow there, so those lines join the masks where they reach the threshold."""
+    k = u - slack
+    if k <= 0:
+        return True
+    low = (np.uint64(1) << np.uint64(area - u + 1)) - np.uint64(1)
+    r = _pairs_after(_at_least(rr, k), fr, u, k, low, y, top, y + s, bottom)
+    if r == 0:
+        return False
+    c = _pairs_after(_at_least(rc, k), fc, u, k, low, x, left, x + s, right)
+    if diagonal_only:
+        return (r & c) != 0
+    return c != 0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -139,7 +261,7 @@ def _side_floor(filled, i, t):
 
 
 @numba.njit(cache=True, nogil=True)
-def _column_masks(fc, t, side, slack, masks):
+def _column_masks(fc, t, cand, slack, masks):
     """masks[k] (k <= the returned top) = the corner columns x whose two column lines
     leave a size-t square at least k matches short (`_side_floor` <= k): a row whose own
     floor leaves room k need look at those columns only."""
@@ -147,7 +269,10 @@ def _column_masks(fc, t, side, slack, masks):
     for k in range(top + 1):
         masks[k] = np.uint64(0)
     one = np.uint64(1)
-    for x in range(side):
+    c = cand
+    while c:
+        x = _low(c)
+        c &= c - one
         f = _side_floor(fc, x, t)
         if f <= top:
             masks[f] |= one << np.uint64(x)
@@ -157,7 +282,7 @@ def _column_masks(fc, t, side, slack, masks):
 
 
 @numba.njit(cache=True, nogil=True)
-def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, fc, masks):
+def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, fc, rr, rc, masks):
     """True when some placement of size u adds at most `slack` matches. Tries the last
     placement that passed first (the board only grows along a path, so it usually still
     does), then scans row by row, skipping the rows and columns whose lines hold too
@@ -172,8 +297,17 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
     if _added(rows, cols, u, x, y, h, v) <= slack:
         return True
     last = area - u
+    rmask = _pairs(rr, u, slack, last + 1)
+    if rmask == 0:
+        return False
+    cmask = _pairs(rc, u, slack, last + 1)
+    if cmask == 0:
+        return False
     if diagonal_only:
-        for y in range(last + 1):
+        dm = rmask & cmask
+        while dm:
+            y = _low(dm)
+            dm &= dm - one
             if _side_floor(fr, y, u) + _side_floor(fc, y, u) > slack:
                 continue
             h = run << np.uint64(y)
@@ -182,8 +316,10 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
                 hint_y[u] = y
                 return True
         return False
-    top_k = _column_masks(fc, u, last + 1, slack, masks)
-    for y in range(last + 1):
+    top_k = _column_masks(fc, u, cmask, slack, masks)
+    while rmask:
+        y = _low(rmask)
+        rmask &= rmask - one
         room = slack - _side_floor(fr, y, u)
         if room < 0:
             continue
@@ -200,6 +336,87 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
                 hint_y[u] = y
                 return True
     return False
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_dead(rows, cols, empty, area, t, slack, hint_x, hint_y, fr, fc, rr, rc, masks, diagonal_only, lx, ly, lcost):
+    """0, or a size w (t - 3 >= w > t - 3 - PAIR_SIZES) that no placement of size t - 1
+    within the slack leaves room for: for each such placement Q (adding c), w must fit
+    within slack - c on the board with Q (the two squares' new matches together). A
+    bound on every completion, so a node it cuts has none within the limit."""
+    u = t - 1
+    if t - 3 < 1:
+        return 0
+    one = np.uint64(1)
+    side = area - u + 1
+    run = (one << np.uint64(u)) - one
+    # Quick way out: the last placement of u that passed, then t - 3 in the corner.
+    hx = hint_x[u]
+    hy = hint_y[u]
+    if _added(rows, cols, u, hx, hy, run << np.uint64(hx), run << np.uint64(hy)) + 2 * (t - 3) <= slack:
+        return 0
+    rmask = _pairs(rr, u, slack, side)
+    cmask = _pairs(rc, u, slack, side)
+    top_k = _column_masks(fc, u, cmask, slack, masks)
+    count = 0
+    cheapest = 4 * u + 1
+    while rmask:
+        y = _low(rmask)
+        rmask &= rmask - one
+        room = slack - _side_floor(fr, y, u)
+        if room < 0:
+            continue
+        if diagonal_only[u]:
+            m = (one << np.uint64(y)) if _side_floor(fc, y, u) <= room and (cmask >> np.uint64(y)) & one else np.uint64(0)
+        else:
+            m = masks[min(room, top_k)]
+        v = run << np.uint64(y)
+        while m:
+            x = _low(m)
+            m &= m - one
+            c = _added(rows, cols, u, x, y, run << np.uint64(x), v)
+            if c <= slack:
+                lx[count] = x
+                ly[count] = y
+                lcost[count] = c
+                count += 1
+                cheapest = min(cheapest, c)
+    for w in range(t - 3, max(0, t - 3 - PAIR_SIZES), -1):
+        if cheapest + 2 * w <= slack:
+            return 0  # (and every smaller w) the cheapest Q, then w in the largest square's corner
+        feasible = False
+        for i in range(count):
+            rest = slack - lcost[i]
+            x = lx[i]
+            y = ly[i]
+            h = run << np.uint64(x)
+            v = run << np.uint64(y)
+            top = _bits(rows[y] & h)
+            bottom = _bits(rows[y + u] & h)
+            left = _bits(cols[x] & v)
+            right = _bits(cols[x + u] & v)
+            if not _may_fit_after(rr, rc, fr, fc, area, w, diagonal_only[w], rest, u, x, y, top, bottom, left, right):
+                continue
+            s0 = rows[y]
+            s1 = rows[y + u]
+            s2 = cols[x]
+            s3 = cols[x + u]
+            rows[y] &= ~h
+            rows[y + u] &= ~h
+            cols[x] &= ~v
+            cols[x + u] &= ~v
+            _refill(rows, cols, empty, fr, fc, rr, rc, u, x, y)
+            feasible = _fits_within(rows, cols, area, w, diagonal_only[w], rest, hint_x, hint_y, fr, fc, rr, rc, masks)
+            rows[y] = s0
+            rows[y + u] = s1
+            cols[x] = s2
+            cols[x + u] = s3
+            _refill(rows, cols, empty, fr, fc, rr, rc, u, x, y)
+            if feasible:
+                break
+        if not feasible:
+            return w
+    return 0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -232,6 +449,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     greedy = (flags & FLAG_GREEDY) != 0
     max_added = (flags & FLAG_MAX_ADDED) != 0
     lookahead = (flags & FLAG_LOOKAHEAD) != 0
+    pairs = (flags & FLAG_PAIRS) != 0
     greedy_slack = flags >> GREEDY_SLACK_SHIFT
 
     max_places = 1
@@ -241,6 +459,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     cand_cost = np.empty((n + 1, max_places), np.int32)
     raw_id = np.empty(max_places, np.int32)
     raw_cost = np.empty(max_places, np.int32)
+    lx = np.empty(max_places, np.int64)
+    ly = np.empty(max_places, np.int64)
+    lcost = np.empty(max_places, np.int64)
     bucket = np.zeros(4 * n + 2, np.int64)
     ncand = np.zeros(n + 1, np.int64)
     pos = np.zeros(n + 1, np.int64)
@@ -252,6 +473,12 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     fr = np.zeros(words, np.int64)
     fc = np.zeros(words, np.int64)
     masks = np.zeros(130, np.uint64)
+    memo_k = np.zeros((n + 1, PREKILL), np.int64)  # per depth: the children's lookahead masks by threshold
+    memo_r = np.zeros((n + 1, PREKILL), np.uint64)
+    memo_c = np.zeros((n + 1, PREKILL), np.uint64)
+    checked = np.zeros(n + 2, np.int64)  # per depth: lookahead sizes its parent tried (word test) and found passing
+    rr = np.zeros(6, np.uint64)  # row and column line counts, bit-sliced (a count is at most 63)
+    rc = np.zeros(6, np.uint64)
     diagonal_only = np.zeros(n + 1, np.bool_)
     for t in range(1, n + 1):
         side = area - t + 1
@@ -288,9 +515,13 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
         depth = d + 1
     start = depth
     limit = best if counting else best - 1
+    asym = np.uint64(0)
     for i in range(words):
-        fr[i] = _bits(~rows[i] & empty)
-        fc[i] = _bits(~cols[i] & empty)
+        asym = _mark(rows, cols, asym, i)
+    for i in range(words):
+        _recount(fr, rr, i, _bits(~rows[i] & empty))
+        _recount(fc, rc, i, _bits(~cols[i] & empty))
+
 
     if totals[start] > limit:
         depth = -1  # nothing below this prefix can be within the limit
@@ -314,11 +545,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             d = depth
             t = n - d
             base = totals[d]
-            symmetric = True
-            for i in range(words):
-                if rows[i] != cols[i]:
-                    symmetric = False
-                    break
+            symmetric = asym == 0
             m_count = 0
             cheapest = 4 * t + 1
             free_id = -1
@@ -326,11 +553,23 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             dead_u = 0
             slack = limit - base
             if lookahead and (d == start or cand_cost[d - 1, pos[d - 1] - 1] > 0):
-                for u in range(t - 1, slack // 2, -1):
-                    if not _fits_within(rows, cols, area, u, diagonal_only[u], slack, hint_x, hint_y, fr, fc, masks):
+                # First the word-operation test of every size, then the scans.
+                # (the sizes the parent already tried for this child are skipped; a
+                # size within the slack, u <= slack, passes, and so do the smaller)
+                for u in range(min(t - 1 - checked[d], slack), slack // 2, -1):
+                    if not _may_fit(rr, rc, area, u, diagonal_only[u], slack):
                         dead = True
                         dead_u = u
                         break
+                if not dead:
+                    for u in range(t - 1, slack // 2, -1):
+                        if not _fits_within(rows, cols, area, u, diagonal_only[u], slack, hint_x, hint_y, fr, fc, rr, rc, masks):
+                            dead = True
+                            dead_u = u
+                            break
+                if not dead and pairs:
+                    dead_u = _pair_dead(rows, cols, empty, area, t, slack, hint_x, hint_y, fr, fc, rr, rc, masks, diagonal_only, lx, ly, lcost)
+                    dead = dead_u > 0
             if tracing:
                 trace[d, TRACE_EXPANDED] += 1
                 if dead:
@@ -338,12 +577,15 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     trace[d, TRACE_DEAD_SIZE_GAP] += t - dead_u
             side = area - t + 1
             run = (one << np.uint64(t)) - one
-            rows_to_scan = 0 if dead else side
             # Only placements adding at most `slack` matches can be kept (greedy's
             # cheapest among them is the true cheapest whenever it can be kept), so
             # rows and columns whose lines cannot give one are skipped (`_side_floor`).
-            top_k = 0 if dead else _column_masks(fc, t, side, slack, masks)
-            for y in range(rows_to_scan):
+            rmask = np.uint64(0) if dead else _pairs(rr, t, slack, side)
+            cmask = _pairs(rc, t, slack, side)
+            top_k = 0 if dead else _column_masks(fc, t, cmask, slack, masks)
+            while rmask:
+                y = _low(rmask)
+                rmask &= rmask - one
                 room = slack - _side_floor(fr, y, t)
                 if room < 0:
                     continue
@@ -351,7 +593,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 bottom = rows[y + t]
                 v = run << np.uint64(y)
                 if diagonal_only[t]:
-                    m = (one << np.uint64(y)) if _side_floor(fc, y, t) <= room else np.uint64(0)
+                    m = (one << np.uint64(y)) if _side_floor(fc, y, t) <= room and (cmask >> np.uint64(y)) & one else np.uint64(0)
                     p0 = pl_start[t]
                 else:
                     m = masks[min(room, top_k)]
@@ -388,6 +630,10 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 # Counting sort by matches added (stable: placement order within a
                 # cost), keeping only costs up to `top` (greedy: the cheapest + slack).
                 top = min(4 * t, cheapest + greedy_slack) if greedy else 4 * t
+                if top > slack:
+                    top = slack  # every candidate kept adds at most `slack`
+                if m_count == 0:
+                    top = -1
                 for c in range(top + 2):
                     bucket[c] = 0
                 for i in range(m_count):
@@ -409,6 +655,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     if kept == 0 and not dead:
                         trace[d, TRACE_NO_CANDIDATE] += 1
             pos[d] = 0
+            for j in range(PREKILL):
+                memo_k[d, j] = -1
 
         d = depth
         if pos[d] < ncand[d]:
@@ -422,10 +670,51 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 continue
             p = cand[d, i]
             t = n - d
+            checked[d + 1] = 0
             x = pl_x[p]
             y = pl_y[p]
             h = pl_h[p]
             v = pl_v[p]
+            if lookahead and c > 0 and d + 1 < n and d + 1 != split_depth:
+                # The child's lookahead, first sizes of its word-operation pass, done
+                # here before the child is placed: a child it kills is counted as
+                # the node it would have been (same nodes, same trace).
+                rest = limit - totals[d] - c
+                ny0 = _bits(rows[y] & h)
+                ny1 = _bits(rows[y + t] & h)
+                nx0 = _bits(cols[x] & v)
+                nx1 = _bits(cols[x + t] & v)
+                killed = 0
+                checked[d + 1] = PREKILL
+                for u in range(t - 2, max(rest // 2, t - 2 - PREKILL), -1):
+                    k = u - rest
+                    if k <= 0:
+                        break  # no smaller size can be cut either
+                    j = t - 2 - u
+                    if memo_k[d, j] != k:  # siblings of equal cost share the masks
+                        memo_k[d, j] = k
+                        memo_r[d, j] = _at_least(rr, k)
+                        memo_c[d, j] = _at_least(rc, k)
+                    low = (one << np.uint64(area - u + 1)) - one
+                    r = _pairs_after(memo_r[d, j], fr, u, k, low, y, ny0, y + t, ny1)
+                    cm = _pairs_after(memo_c[d, j], fc, u, k, low, x, nx0, x + t, nx1)
+                    if r == 0 or cm == 0 or (diagonal_only[u] and (r & cm) == 0):
+                        killed = u
+                        break
+                if killed:
+                    nodes += 1
+                    if tracing:
+                        trace[d, TRACE_CHILDREN] += 1
+                        trace[d + 1, TRACE_EXPANDED] += 1
+                        trace[d + 1, TRACE_LOOKAHEAD_DEAD] += 1
+                        trace[d + 1, TRACE_DEAD_SIZE_GAP] += t - 1 - killed
+                    if (nodes & _POLL_MASK) == 0:
+                        control[NODES] = nodes
+                        control[BEST] = best
+                        if should_stop(control):
+                            status = STATUS_STOPPED
+                            break
+                    continue
             saved[d, 0] = rows[y]
             saved[d, 1] = rows[y + t]
             saved[d, 2] = cols[x]
@@ -434,7 +723,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             rows[y + t] &= ~h
             cols[x] &= ~v
             cols[x + t] &= ~v
-            _refill(rows, cols, empty, fr, fc, t, x, y)
+            _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y)
+            asym = _resym(rows, cols, asym, t, x, y)
             chosen[d] = p
             total = totals[d] + c
             totals[d + 1] = total
@@ -477,7 +767,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 rows[y + t] = saved[d, 1]
                 cols[x] = saved[d, 2]
                 cols[x + t] = saved[d, 3]
-                _refill(rows, cols, empty, fr, fc, t, x, y)
+                _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y)
+                asym = _resym(rows, cols, asym, t, x, y)
                 continue
             depth = d + 1
             expand = True
@@ -494,7 +785,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             rows[y + t] = saved[d, 1]
             cols[x] = saved[d, 2]
             cols[x + t] = saved[d, 3]
-            _refill(rows, cols, empty, fr, fc, t, x, y)
+            _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y)
+            asym = _resym(rows, cols, asym, t, x, y)
 
     control[NODES] = nodes
     control[BEST] = best

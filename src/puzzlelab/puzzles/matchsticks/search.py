@@ -73,13 +73,14 @@ def make_descriptor(
 
 
 def _flags(descriptor: dict[str, Any]) -> int:
-    from puzzlelab.puzzles.matchsticks.kernels import FLAG_COUNT, FLAG_GREEDY, FLAG_LOOKAHEAD, FLAG_MAX_ADDED, GREEDY_SLACK_SHIFT
+    from puzzlelab.puzzles.matchsticks.kernels import FLAG_COUNT, FLAG_GREEDY, FLAG_LOOKAHEAD, FLAG_MAX_ADDED, FLAG_PAIRS, GREEDY_SLACK_SHIFT
 
     return (
         (FLAG_COUNT if descriptor["count"] else 0)
         | (FLAG_GREEDY if descriptor["greedy"] else 0)
         | (FLAG_MAX_ADDED if descriptor["max_added"] else 0)
         | (FLAG_LOOKAHEAD if descriptor.get("lookahead", True) else 0)
+        | (FLAG_PAIRS if descriptor.get("pairs", False) else 0)  # fewer nodes, more CPU (docs/matchsticks.md)
         | (int(descriptor.get("greedy_slack", 0)) << GREEDY_SLACK_SHIFT if descriptor["greedy"] else 0)
     )
 

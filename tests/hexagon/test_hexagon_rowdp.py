@@ -83,3 +83,14 @@ def test_count_table_order_6():
     counts = count_solutions(6)
     assert {k: c for k, (_, c) in counts.items()} == count_table()[6]
     assert tuple(counts[k][0] for k in (1, 2, 3, 4)) == level_table()[6]
+
+
+def test_tables_spilled_to_disk_count_the_same(monkeypatch):
+    """With every table memory-mapped from a file (SPILL_BYTES = 0) the counts, the
+    lowest penalty and the grids are those of the tables kept in memory."""
+    from puzzlelab.puzzles.hexagon import rowdp
+
+    in_memory = (rowdp.level_counts(5, 2, 10), rowdp.grids_within(5, 3, 9))
+    monkeypatch.setattr(rowdp, "SPILL_BYTES", 0)
+    assert (rowdp.level_counts(5, 2, 10), rowdp.grids_within(5, 3, 9)) == in_memory
+    assert in_memory[0] and in_memory[1]

@@ -27,7 +27,11 @@ The kernels are in rowdp_kernels.py.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +45,7 @@ from puzzlelab.puzzles.hexagon.verify import rule_violation
 __all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "grids_within", "TooLarge"]
 
 MAX_STATES = 20_000_000  # about 1 GB of tables at two words a state; refused beyond
+SPILL_BYTES = 2 * 2**30  # a pass's tables past this many bytes in all go to disk, memory-mapped
 
 
 class TooLarge(RuntimeError):
@@ -55,6 +60,35 @@ class DPStats:
     seconds: float = 0.0
     first_pass_seconds: float = 0.0
     sizes: list[int] = field(default_factory=list)
+
+
+class _Tables(list):
+    """The tables of one pass, one per step. Past SPILL_BYTES in all, each new table is
+    written to a file in a temporary folder and kept memory-mapped, so that the page
+    cache, not the process, holds what fits: a pass of n = 11 keeps hundreds of tables
+    of millions of states (over 14 GB at step 128 of 331 when they all stayed in
+    memory). The kernels read and update them in place alike; the folder goes with the
+    list."""
+
+    def __init__(self):
+        super().__init__()
+        self.bytes = 0
+        self.folder: str | None = None
+
+    def keep(self, table: tuple) -> None:
+        self.bytes += sum(a.nbytes for a in table)
+        self.append(self._spill(table) if self.bytes > SPILL_BYTES else table)
+
+    def _spill(self, table: tuple) -> tuple:
+        if self.folder is None:
+            self.folder = tempfile.mkdtemp(prefix="puzzlelab-rowdp-")
+            weakref.finalize(self, shutil.rmtree, self.folder, True)
+        out = []
+        for j, array in enumerate(table):
+            mapped = np.lib.format.open_memmap(os.path.join(self.folder, f"{len(self)}-{j}.npy"), mode="w+", dtype=array.dtype, shape=array.shape)
+            mapped[...] = array
+            out.append(np.asarray(mapped))  # a plain ndarray view of the mapping, for numba
+        return tuple(out)
 
 
 def codes(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -125,7 +159,7 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
     tp[0], tv[0] = 0, 1
     steps = len(setup.plan.order)
     lowest = np.zeros(steps, dtype=np.int64)
-    tables = []
+    tables = _Tables()
     proj = _projection(setup, guide[0]) if guide is not None and guide[0].k != setup.k else np.zeros(1, dtype=np.int64)
     for i in range(steps):
         what = "counting pass" if count_mode else "min pass"
@@ -148,7 +182,7 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
         if size == 0:
             return []
         lowest[i] = int(tp[tp >= 0].min())
-        tables.append((tk, tp, tv))
+        tables.keep((tk, tp, tv))
     return tables
 
 

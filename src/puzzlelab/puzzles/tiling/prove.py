@@ -16,7 +16,8 @@ lower bound (status `feasible`; `optimal` only when every part below is proven).
    box's short side is at most 15; otherwise its own LP bound (`bounds.py`, the ceiling
    of each group's LP, at least the whole grid's), and while `auto`'s squares in the
    group are above it, CP-SAT hinted with them, at linearization level 2 (measured in
-   `cpsat.py`: about 2 to 5 times faster to the proof than level 1 on contest puzzles).
+   `cpsat.py`: about 2 to 5 times faster to the proof than level 1 on contest puzzles),
+   first its default search, then its LP-bound tree search (`CPSAT_PHASES`).
    A group whose CP-SAT model cannot fit the memory allowed keeps its tiling and bound.
 
 Every answer is verified by the checker (`Puzzle.solve`). Measured in

@@ -13,7 +13,9 @@ the Ray backend can ship it unchanged):
   goes to the parent as an interim answer.
 - `cpsat` (optional, `--cpsat`): CP-SAT started from a quick heuristic tiling (hint and
   upper bound). Measured here with one thread it neither improved the hint nor raised
-  its bound within 10 s on the contest puzzles, so it is off by default.
+  its bound within 10 s on the contest puzzles, so it is off by default; that was while
+  its upper bound was a linear constraint, which keeps CP-SAT's default LP from working
+  (issue 28, `cpsat.py`; now the objective's domain), and it is not re-measured since.
 
 - `bound`, in one extra process beside them: the LP relaxation (`bounds.py`), a proven
   lower bound, in a second or two.

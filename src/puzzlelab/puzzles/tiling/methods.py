@@ -30,6 +30,19 @@ METHODS: tuple[Method, ...] = (
         exact=True,
     ),
     Method(
+        "prove",
+        "a proof of optimality past the DP's reach: auto's tiling, the grid split into independent groups "
+        "along blocked cells, each group by the exact DP or CP-SAT hinted with it and its LP bound; "
+        "out of time: the best tiling and the best proven bound",
+        "puzzlelab.puzzles.tiling.prove:run_prove",
+        (
+            Option("threads", "int", 0, "CP-SAT search workers (0 = the CPU count)", minimum=0, maximum=64),
+            Option("workers", "int", 0, "worker processes of the first search (0 = PUZZLELAB_WORKERS or the CPU count)", minimum=0, maximum=256),
+            Option("search", "float", 10.0, "seconds of auto's search for the first tiling (at most half the budget)", minimum=0),
+        ),
+        exact=True,
+    ),
+    Method(
         "dp",
         "exact column DP (write-up section 1): packed uint64 states up to height 15, wider states beyond",
         "puzzlelab.puzzles.tiling.runners:run_dp",

@@ -369,11 +369,12 @@ def test_python_objects_that_json_cannot_make_are_one_line_errors():
 
 
 def test_the_documented_largest_beam_is_refused_with_the_figure():
-    assert beam_bytes(2107, 65, 10_000_000, 5) > 10**11  # the history alone: 5 bytes a cell a state
+    assert beam_bytes(2107, 65, 10_000_000, 5, "history") > 10**11  # the reference kernel: 5 bytes a cell a state
+    assert 10**10 < beam_bytes(2107, 65, 10_000_000, 5) < 2 * 10**10  # packed: 12 bytes per 21 cells
     started = time.perf_counter()
     for method in ("beam", "levels"):
-        with pytest.raises(InvalidInstance, match=r"beam width 10000000 on order 27: needs 1\d\d GB, more than the .* available") as caught:
-            PUZZLE.solve(PUZZLE.parse("27"), method, budget=5, width=10_000_000)
+        with pytest.raises(InvalidInstance, match=r"beam width 10000000 on order 27: needs 1\d\.\d GB, more than the 4.0 GB allowed") as caught:
+            PUZZLE.solve(PUZZLE.parse("27"), method, budget=Budget(5, memory_bytes=4e9), width=10_000_000)
         assert caught.value.status == 413 and caught.value.field == "width"
     assert time.perf_counter() - started < 10
 

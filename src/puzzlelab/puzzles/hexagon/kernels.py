@@ -281,7 +281,7 @@ def beam_kernel_packed(own_slot, own_rem, prev_slot, prev_rem, close_slot, allow
     per = 64 // bits
     words = (steps + per - 1) // per
     history_word = np.zeros((words, width), dtype=np.uint64)
-    history_parent = np.full((words, width), -1, dtype=np.int32)
+    history_parent = np.zeros((words, width), dtype=np.int32)  # zeros: pages touched only when used
     current = np.zeros(width, dtype=np.uint64)
     anchor = np.full(width, -1, dtype=np.int32)
     new_current = np.zeros(width, dtype=np.uint64)

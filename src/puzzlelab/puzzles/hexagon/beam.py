@@ -20,9 +20,10 @@ from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import Hexagon, cell_count, edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.results import grid_figures
 
-__all__ = ["cell_order", "BeamPlan", "beam_plan", "beam_bytes", "require_beam_memory", "beam_search", "run_beam"]
+__all__ = ["cell_order", "BeamPlan", "beam_plan", "beam_bytes", "require_beam_memory", "beam_search", "run_kernel", "run_beam"]
 
 ORDERS = ("clock", "spiral", "rows")
+CACHE_BITS = 14  # lookaside cache entries, 2**14 (see kernels.beam_kernel_packed)
 
 
 def _angle(geometry: Hexagon, cell: int) -> float:
@@ -113,15 +114,25 @@ def beam_plan(geometry: Hexagon, order: list[int], top: int, fixed: dict[int, in
     return BeamPlan(own_slot, own_rem, prev_slot, prev_rem, close_slot, allowed, max(slots, 1), order)
 
 
-def beam_bytes(cells: int, slots: int, width: int, top: int) -> int:
-    """What kernels.beam_kernel allocates: per kept state, its history (an int32 parent
-    and an int8 value per step: 5 bytes a cell, the bulk) and two frontiers (values and
-    masks, an int8 each per slot, twice), penalties and hashes; per candidate (width x
-    (top+1)) a key, a parent, a value and argsort's int64 order with its copy; the
-    Zobrist table (8 x 64 uint64 per slot, drawn as int64 then converted)."""
+def beam_bytes(cells: int, slots: int, width: int, top: int, kernel: str = "packed") -> int:
+    """What a beam kernel allocates. Per kept state: its cells, two frontiers (values
+    and masks, an int8 each per slot, twice), penalties and hashes; per candidate
+    (width x (top+1)) a key, a parent, a value and argsort's int64 order with its copy;
+    the Zobrist table (8 x 64 uint64 per slot, drawn as int64 then converted). The
+    cells: 'history' an int32 parent and an int8 value per step (5 bytes a cell);
+    'packed' a uint64 word of 64 // bits cells and an int32 ancestor per full
+    word, and the word being filled with its ancestor, twice (old and new pool)."""
+    from puzzlelab.puzzles.hexagon.kernels import value_bits
+
     choices = top + 1
-    per_state = 5 * cells + 4 * slots + 24 + 29 * choices
-    return width * per_state + 2 * 8 * 8 * 64 * slots + 50_000_000
+    if kernel == "history":
+        grid = 5 * cells
+    else:
+        per = 64 // value_bits(top)
+        grid = 12 * -(-cells // per) + 2 * 12
+    per_state = grid + 4 * slots + 24 + 29 * choices
+    cache = (1 << CACHE_BITS) * (12 + 10 * choices)
+    return width * per_state + 2 * 8 * 8 * 64 * slots + cache + 50_000_000
 
 
 def _slots_bound(n: int, spiral_radius: int) -> int:
@@ -133,7 +144,8 @@ def _slots_bound(n: int, spiral_radius: int) -> int:
 def require_beam_memory(n: int, width: int, top: int, budget: Budget | None = None, spiral_radius: int = 3, slots: int | None = None) -> None:
     """Refuse up front (InvalidInstance 413, with the figure) a beam whose arrays cannot
     fit in the memory allowed (the budget's bound, else the machine's available memory):
-    the documented largest width, 10^7, on order 27 needs about 110 GB."""
+    the documented largest width, 10^7, on order 27 needs about 17 GB (110 GB
+    before the cells were packed)."""
     slots = _slots_bound(n, spiral_radius) if slots is None else slots
     nbytes = beam_bytes(cell_count(n), slots, width, top)
     require_memory(nbytes, f"beam width {width} on order {n}", budget, "width")
@@ -152,12 +164,12 @@ def beam_search(
     fixed: dict[int, int] | None = None,
     keep: int = 1,
     floor: int = 0,
+    kernel: str = "packed",
 ) -> list[tuple[int, list[int]]]:
     """Run the beam once; the best `keep` final states as (level penalty, values with
     top+1 meaning 'more than top'), best first; [] if the beam died or time ran out.
-    `fixed` pins cells, the others take values above `floor`."""
-    from puzzlelab.puzzles.hexagon.kernels import beam_kernel
-
+    `fixed` pins cells, the others take values above `floor`. `kernel`: see run_kernel
+    (both give the same states)."""
     budget = budget or Budget()
     geometry = hexagon(n)
     cells = cell_order(geometry, order, spiral_radius)
@@ -165,31 +177,53 @@ def beam_search(
     require_beam_memory(n, width, top, budget, slots=plan.slots)
     rng = np.random.default_rng(seed)
     zobrist = rng.integers(0, np.iinfo(np.int64).max, size=(plan.slots, 8, 64), dtype=np.int64).astype(np.uint64)
-    parent, value, penalty, count, done = beam_kernel(
-        plan.own_slot,
-        plan.own_rem,
-        plan.prev_slot,
-        plan.prev_rem,
-        plan.close_slot,
-        plan.allowed,
-        top,
-        plan.slots,
-        width,
-        zobrist,
-        cutoff,
-        budget.control,
-    )
+    states, penalty, count, done = run_kernel(plan, top, width, zobrist, cutoff, budget, kernel)[:4]
     if count == 0 or done < len(cells):
         return []
     out = []
     for state in range(min(keep, count)):
         values = [0] * geometry.cells
-        p = state
-        for i in range(len(cells) - 1, -1, -1):
-            values[cells[i]] = int(value[i, p])
-            p = int(parent[i, p])
+        for i, v in enumerate(states(state)):
+            values[cells[i]] = v
         out.append((int(penalty[state]), values))
     return out
+
+
+def run_kernel(plan: BeamPlan, top: int, width: int, zobrist: np.ndarray, cutoff: int, budget: Budget, kernel: str = "packed", cache_bits: int = CACHE_BITS):
+    """Run one beam kernel on a plan: (states, final penalties, count, steps done,
+    cache lookups, cache hits); states(t) lists final state t's values in plan order.
+    'packed' (the default) keeps each state's grid packed with a lookaside cache of
+    penalties (cache_bits 0: none); 'history', the reference, keeps a parent index and
+    a value per step."""
+    from puzzlelab.puzzles.hexagon.kernels import beam_kernel, beam_kernel_packed, value_bits
+
+    args = (plan.own_slot, plan.own_rem, plan.prev_slot, plan.prev_rem, plan.close_slot, plan.allowed, top, plan.slots, width, zobrist, cutoff, budget.control)
+    steps = len(plan.order)
+    if kernel == "history":
+        parent, value, penalty, count, done = beam_kernel(*args)
+
+        def history(state: int) -> list[int]:
+            out = [0] * steps
+            for i in range(steps - 1, -1, -1):
+                out[i] = int(value[i, state])
+                state = int(parent[i, state])
+            return out
+
+        return history, penalty, count, done, 0, 0
+    bits = value_bits(top)
+    words, parents, penalty, count, done, lookups, hits = beam_kernel_packed(*args, bits, cache_bits)
+    per = 64 // bits
+
+    def packed(state: int) -> list[int]:
+        out = [0] * steps
+        for w in range(len(words) - 1, -1, -1):
+            word = int(words[w, state])
+            for i in range(w * per, min(steps, (w + 1) * per)):
+                out[i] = ((word >> (i % per * bits)) & ((1 << bits) - 1)) + 1
+            state = int(parents[w, state])
+        return out
+
+    return packed, penalty, count, done, lookups, hits
 
 
 def run_beam(instance, *, budget: Budget, progress, seed: int = 0, width: int = 2000, order: str = "spiral", spiral_radius: int = 3, levels: int = 5, restarts: int = 0) -> Result:

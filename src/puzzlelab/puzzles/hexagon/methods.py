@@ -30,7 +30,7 @@ SAT_OPTIONS = (
 )
 
 BEAM_OPTIONS = (
-    Option("width", "int", 2000, "beam width (states kept per step; refused up front, with the figure, when the beam's arrays would not fit in memory: about 5 bytes per cell per state)", minimum=1, maximum=10_000_000),
+    Option("width", "int", 2000, "beam width (states kept per step; refused up front, with the figure, when the beam's arrays would not fit in memory: cells packed 1-3 bits: about 0.6 bytes per cell per state plus 0.5 kB)", minimum=1, maximum=10_000_000),
     Option("order", "str", "spiral", "cell order: clock (by angle), spiral (rings from the centre, then by angle), rows", choices=CELL_ORDERS),
     Option("spiral_radius", "int", 3, "spiral order: rings from the centre taken ring by ring before the clock sweep", minimum=0),
     Option("levels", "int", 5, "assign values 1..k (k+1 = 'more'); 5 = the whole puzzle", minimum=1, maximum=5),

@@ -35,10 +35,12 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
+from unittest import mock
 
 import click.testing
 import typer
 
+import puzzlelab.core.memory as core_memory
 from fuzz_cases import Case
 
 __all__ = ["COLUMNS", "FAILURES", "Outcome", "Report", "run_cases", "command", "warm_up_cases"]
@@ -351,7 +353,12 @@ def run_cases(
     runner = click.testing.CliRunner()
     saved = os.environ.get("PUZZLELAB_DB")
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="puzzlelab-fuzz-") as tmp:
+    # The machine seen by the up-front memory checks (core/memory.py) has no more free
+    # than the watchdog's bound, so a run that would need more is refused at once
+    # instead of growing past it (a beam of width 10^7 fits a 24 GB machine now).
+    real_available = core_memory.machine_available
+    bounded = mock.patch.object(core_memory, "machine_available", lambda: min(real_available(), int(memory_mb * 2**20)))
+    with tempfile.TemporaryDirectory(prefix="puzzlelab-fuzz-") as tmp, bounded:
         os.environ["PUZZLELAB_DB"] = str(Path(tmp) / "records.sqlite")
         try:
             for i, case in enumerate(cases):

@@ -149,7 +149,8 @@ def _provenance(solved: dict, by_start: dict[str, dict[str, dict]], whole: list[
         "wall_seconds_total": round(sum(s["wall_seconds"] for s in starts.values()), 3),
         "cpu_seconds_total": round(sum(known_cpu), 3),
         "cpu_seconds_known_for_starts": len(known_cpu),
-        "cpu_note": "each start ran in one single-threaded worker process at nice 19, so its CPU time is at most its wall time; "
+        "cpu_note": "starts before the threaded BFS ran in one single-threaded worker at nice 19 (CPU time at most the wall time); "
+        "the last ones (T..Z, 0..9) expanded each level on 2 threads; all on a 2-core machine shared with other jobs; "
         "the batch records CPU seconds since issue 23 (null where a start was computed before)",
     }
 

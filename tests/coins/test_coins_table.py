@@ -100,7 +100,6 @@ def test_the_table_is_what_ship_makes_of_the_committed_campaign_results():
         assert RAW["puzzles"][key][0] == entry["moves"] and plain_moves(RAW["puzzles"][key][1]) == entry["solution"], key
 
 
-@pytest.mark.xfail(strict=True, reason=f"campaign in progress: {IN_TABLE} of 1,332 in the table; unmark once complete")
 def test_the_table_is_complete():
     table = load_table()
     assert len(table) == 1332 == len(model.catalog_names("font5x7"))

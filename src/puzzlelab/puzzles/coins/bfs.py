@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 
-from puzzlelab.core.inputs import parse_json, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank_many
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_progress, throttle
@@ -44,6 +43,7 @@ from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
 from puzzlelab.puzzles.coins.memory import cores_available, memory_available, memory_limit
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.symmetry import stabilizer
+from puzzlelab.puzzles.coins.workdir import prepare_workdir
 
 __all__ = ["LevelArrayRun", "BfsOutcome", "run_bfs", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
 
@@ -182,26 +182,7 @@ class LevelArrayRun:
             raise InvalidInstance(f"{what}, more than the free disk at {folder} ({_gb(disk)}){advice}", "workdir", status=413)
 
     def _check_folder(self) -> None:
-        """The work folder: made if missing; refused if it is a file, cannot be made, or
-        holds a `state.json` that is not a coins bfs checkpoint (never overwritten)."""
-        if self.workdir.exists() and not self.workdir.is_dir():
-            raise InvalidInstance(f"workdir {self.workdir}: is a file; expected a folder for the level array", "workdir")
-        try:
-            self.workdir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InvalidInstance(f"workdir {self.workdir}: cannot be created ({exc.strerror or exc})", "workdir") from None
-        state = self.workdir / "state.json"
-        if state.exists():
-            try:
-                data = parse_json(read_text_file(state, "workdir state.json"), f"workdir {state}")
-            except InvalidInstance as exc:
-                data = str(exc)
-            if not (isinstance(data, dict) and data.get("format") == STATE_FORMAT and isinstance(data.get("counts"), list)):
-                raise InvalidInstance(
-                    f"workdir {self.workdir}: its state.json is not a checkpoint of a coins bfs run; "
-                    "give an empty folder or the folder of an earlier bfs run (nothing was overwritten)",
-                    "workdir",
-                )
+        prepare_workdir(self.workdir, STATE_FORMAT, "the level array", "coins bfs run")
 
     def _fresh_state(self) -> dict[str, Any]:
         return {

@@ -54,7 +54,6 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from puzzlelab.core.inputs import parse_json, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, no_progress, throttle
@@ -64,6 +63,7 @@ from puzzlelab.puzzles.coins.layer_file import SPAN_RANKS, SPAN_WORDS, CorruptLa
 from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
 from puzzlelab.puzzles.coins.model import Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.two_bit import OLD, expand_shared, two_bit_bytes
+from puzzlelab.puzzles.coins.workdir import prepare_workdir
 
 __all__ = ["TwoBitRun", "FORMAT", "memory_needed", "disk_estimate", "code_of", "LEVEL_FRACTIONS"]
 
@@ -203,23 +203,7 @@ class TwoBitRun:
             raise InvalidInstance(f"{what}; disk is short: {_gb(free)} free at {folder}" + (f" beside {_gb(existing)} of layers" if existing else ""), "workdir", 413)
 
     def _check_folder(self) -> None:
-        if self.workdir.exists() and not self.workdir.is_dir():
-            raise InvalidInstance(f"workdir {self.workdir}: is a file; expected a folder for the layer files", "workdir")
-        try:
-            self.workdir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InvalidInstance(f"workdir {self.workdir}: cannot be created ({exc.strerror or exc})", "workdir") from None
-        if self.state_path.exists():
-            try:
-                data = parse_json(read_text_file(self.state_path, "workdir state.json"), f"workdir {self.state_path}")
-            except InvalidInstance as exc:
-                data = str(exc)
-            if not (isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("counts"), list)):
-                raise InvalidInstance(
-                    f"workdir {self.workdir}: its state.json is not a checkpoint of a two-bit coins bfs run; "
-                    "give an empty folder or the folder of an earlier run (nothing was overwritten)",
-                    "workdir",
-                )
+        prepare_workdir(self.workdir, FORMAT, "the layer files", "two-bit coins bfs run")
 
     def _fresh_state(self) -> dict[str, Any]:
         return {"format": FORMAT, "width": self.start.width, "height": self.start.height, "coins": self.coins,

@@ -9,11 +9,17 @@ shortest. On this shared 2-core machine run only a few, with short limits:
     nice -n 10 python benchmarks/bench_coins_bidir59.py --first 3 --budget 60
     nice -n 10 python benchmarks/bench_coins_bidir59.py --balls font5x9:5-L --ball-depth 6 --ball-seconds 200
     nice -n 10 python benchmarks/bench_coins_bidir59.py --compare-threads font5x9:X-T --threads 2
+
+The whole sample takes up to 5 hours, so `--rows FILE` keeps each finished puzzle's row
+as it ends and a rerun with the same file (and the same budget, memory and threads)
+skips those: the run can be stopped and resumed across sessions.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 from bench_coins_bidir import solve_in_child, summarise
 from common import write_json
@@ -60,6 +66,25 @@ def compare_threads(names: list[str], threads: int, memory_mb: int, budget: floa
     return out
 
 
+def load_rows(path: Path | None, settings: dict) -> dict[str, dict]:
+    """Rows an earlier run with the same settings finished, by puzzle name."""
+    if path is None or not path.exists():
+        return {}
+    kept = json.loads(path.read_text())
+    if kept.get("settings") != settings:
+        raise SystemExit(f"--rows {path}: it was written with {kept.get('settings')}, not {settings}; use another file")
+    print(f"resuming: {len(kept['rows'])} puzzles already run, from {path}", flush=True)
+    return {row["name"]: row for row in kept["rows"]}
+
+
+def save_rows(path: Path | None, settings: dict, rows: list[dict]) -> None:
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps({"settings": settings, "rows": rows}, indent=1, default=str))
+        temporary.replace(path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--first", type=int, default=None, help="only the K shortest puzzles")
@@ -70,6 +95,7 @@ def main() -> None:
     parser.add_argument("--compare-threads", default=None, help="puzzles (comma separated) solved on 1 thread and on --threads, side by side")
     parser.add_argument("--ball-depth", type=int, default=6)
     parser.add_argument("--ball-seconds", type=float, default=60.0)
+    parser.add_argument("--rows", type=Path, default=None, help="keep finished rows here and skip them on a rerun (resumable)")
     args = parser.parse_args()
     if args.balls:
         write_json("coins_bidir59_balls", balls(args.balls, args.ball_depth, args.ball_seconds))
@@ -77,14 +103,20 @@ def main() -> None:
     if args.compare_threads:
         write_json("coins_bidir59_threads", compare_threads(args.compare_threads.split(","), args.threads, args.memory_mb, args.budget))
         return
+    settings = {"budget": args.budget, "memory_mb": args.memory_mb, "threads": args.threads}
+    done = load_rows(args.rows, settings)
     rows = []
     for name, published in sample_5x9()[: args.first]:
+        if name in done:
+            rows.append(done[name])
+            continue
         row = solve_in_child(name, args.memory_mb, "auto", args.budget, args.threads)
         stats = row.get("stats") or {}
         print(f"{name}: published {published}, got {row.get('value')} ({row['status']}, bound {row.get('bound')}), "
               f"{row.get('seconds', 0):.1f} s, peak {row.get('peak_rss_mb', 0):.0f} MB, depths {stats.get('depth_forward')}+{stats.get('depth_backward')}",
               flush=True)
         rows.append(row)
+        save_rows(args.rows, settings, rows)
     summary = summarise(f"5 x 9 sample ({len(rows)} puzzles, {args.budget:.0f} s and {args.memory_mb} MB each)", rows, args.budget)
     write_json("coins_bidir59", {"benchmark": "coins_bidir59", "summary": summary, "rows": rows})
 

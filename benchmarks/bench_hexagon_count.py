@@ -5,7 +5,10 @@ ratio. Prints each entry, its time and match/mismatch against the published figu
 an entry out of reach prints the measured reason (out of time or of the state limit,
 at which cell).
 
-    python benchmarks/bench_hexagon_count.py [--orders 3..8] [--budget 600] [--peer-orders 3..5]
+    python benchmarks/bench_hexagon_count.py [--orders 3..8] [--budget 600] [--peer-orders 3..5] [--checkpoints DIR]
+
+With --checkpoints each order keeps its DP tables and finished counts in DIR/nN
+(rowdp_checkpoint.py): an entry stopped by --budget resumes on the next run.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_by_dp, count_s
 from puzzlelab.puzzles.hexagon.reference import count_table  # noqa: E402
 
 
-def dp_row(n: int, budget: float) -> dict:
+def dp_row(n: int, budget: float, checkpoints: Path | None = None) -> dict:
     published = count_table()[n]
     levels = sorted(published)
     rows: dict = {}
@@ -32,7 +35,8 @@ def dp_row(n: int, budget: float) -> dict:
 
     def show(level: int, low: int, total: int, seconds: float) -> None:
         verdict = "match" if total == published[level] else f"MISMATCH (published {published[level]})"
-        print(f"n={n} level {level}: penalty {low}, {total:,} grids, {seconds:.1f} s  {verdict}", flush=True)
+        took = f"{seconds:.1f} s" if seconds else "counted by an earlier run (read back from --checkpoints)"
+        print(f"n={n} level {level}: penalty {low}, {total:,} grids, {took}  {verdict}", flush=True)
         rows[level] = {"penalty": low, "count": total, "seconds": round(seconds, 2), "match": total == published[level]}
 
     # Orders past the published complete rows: each level under its own bound (a chain
@@ -40,7 +44,8 @@ def dp_row(n: int, budget: float) -> dict:
     chains = [levels] if len(levels) == 6 else [[k] for k in levels]
     for chain in chains:
         try:
-            count_by_dp(n, chain, budget=Budget(budget), on_level=show)
+            folder = checkpoints / f"n{n}" / "-".join(map(str, chain)) if checkpoints else None
+            count_by_dp(n, chain, budget=Budget(budget), on_level=show, checkpoint=folder)
         except BudgetExceeded as exc:
             print(f"n={n}: out of reach after {time.perf_counter() - t0:.0f} s: {exc}", flush=True)
             rows[f"stopped{chain[0]}"] = str(exc)
@@ -54,11 +59,12 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=600.0, help="seconds per chain of levels (an order, or a level past n = 8) for the DP")
     ap.add_argument("--peer-orders", default="3..5", help="orders also counted by SAT enumeration")
     ap.add_argument("--peer-limit", type=float, default=300.0)
+    ap.add_argument("--checkpoints", type=Path, default=None, help="folder for the DP's resumable tables, one subfolder per order")
     args = ap.parse_args()
     peers = set(parse_range(args.peer_orders, "peer-orders")) if args.peer_orders else set()
     out = {}
     for n in parse_range(args.orders, "orders"):
-        out[n] = {"dp": dp_row(n, args.budget)}
+        out[n] = {"dp": dp_row(n, args.budget, args.checkpoints)}
         if n in peers:
             t0 = time.perf_counter()
             try:

@@ -215,9 +215,36 @@ def test_prove_cli_unfinished_run_exits_1_and_bad_input_exits_2(tmp_path):
         assert bad.exit_code == 2 and f"error: {field}" in bad.output, (args, bad.output)
 
 
-def test_prove_by_dp_out_of_budget_exits_1_and_says_so(tmp_path):
-    result = runner.invoke(cli.app, ["hexagon", "prove", "6", "--method", "dp", "--budget", "0.001", "--no-store"])
-    assert result.exit_code == 1 and "not finished: the row DP stopped" in result.output, result.output
+def test_prove_by_dp_out_of_budget_exits_1_and_resumes_from_its_folder(tmp_path):
+    """A DP proof stopped by its budget says where its steps are; one stopped after 50
+    cells (here through the library, deterministically) resumes at cell 51 under the
+    command and proves the claim."""
+    from puzzlelab.core.result import Budget
+    from puzzlelab.puzzles.hexagon import rowdp
+
+    folder = tmp_path / "dp6"
+    args = ["hexagon", "prove", "6", "--method", "dp", "--no-store", "--checkpoint", str(folder), "--json"]
+    result = runner.invoke(cli.app, [*args, "--budget", "0.001"])
+    assert result.exit_code == 1, result.output
+    message = json.loads(result.stdout)["message"]
+    assert "not finished: the row DP stopped" in message and f"every finished step is kept in {folder}" in message
+    budget, seen = Budget(600), []
+
+    def stop_after_50(report):
+        seen.append(report)
+        if len(seen) == 50:
+            budget.cancel()
+
+    with pytest.raises(rowdp.TooLarge):
+        rowdp.grids_within(6, 3, edge_count(6) - 227 - 1, budget=budget, checkpoint=folder, progress=stop_after_50)  # the published 227
+    result = runner.invoke(cli.app, args[:-1])  # without --json: progress on standard error
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("proven: no level-3 grid of order 6 with at most 12 penalty edges")
+    assert "n=6 level 1 min pass: cell 51/91" in result.stderr.splitlines()[0]
+    file = tmp_path / "a-file"
+    file.write_text("")
+    bad = runner.invoke(cli.app, ["hexagon", "prove", "6", "--method", "dp", "--checkpoint", str(file)])
+    assert bad.exit_code == 2 and "error: --checkpoint" in bad.output and "folder" in bad.output
 
 
 @pytest.mark.slow
@@ -225,7 +252,7 @@ def test_order_9_proven_optimal_by_the_row_dp(tmp_path):
     """n = 9: the row DP's min passes of levels 1..3 under the bound 23 end empty
     (about 2 CPU minutes and 4 GB), and a verified grid of 576 is found: 576 is
     optimal, the published value (the cubes took 14,260 s wall)."""
-    result = runner.invoke(cli.app, ["hexagon", "prove", "9", "--grid-budget", "900", "--no-store", "--json"])
+    result = runner.invoke(cli.app, ["hexagon", "prove", "9", "--grid-budget", "900", "--no-store", "--json", "--checkpoint", str(tmp_path / "dp9")])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["method"] == "row-dp" and data["level"] == 3 and data["bound"] == 23

@@ -94,3 +94,89 @@ def test_tables_spilled_to_disk_count_the_same(monkeypatch):
     monkeypatch.setattr(rowdp, "SPILL_BYTES", 0)
     assert (rowdp.level_counts(5, 2, 10), rowdp.grids_within(5, 3, 9)) == in_memory
     assert in_memory[0] and in_memory[1]
+
+
+def _stop_after(budget, steps: int):
+    """A progress callback that cancels the budget after `steps` steps of any pass."""
+    seen = [0]
+
+    def progress(report: dict) -> None:
+        seen[0] += 1
+        if seen[0] == steps:
+            budget.cancel()
+
+    return progress
+
+
+@pytest.mark.parametrize("stop_at", [5, 70, 130])
+def test_checkpointed_run_stopped_and_resumed_finds_the_same_grids(tmp_path, stop_at):
+    """A min pass stopped by its budget (in level 1, in level 2, in level 3 of n = 5)
+    and resumed from its checkpoint folder ends with the grids of an uninterrupted run,
+    and the resumed run reuses the finished steps instead of computing them again."""
+    from puzzlelab.core.result import Budget
+    from puzzlelab.puzzles.hexagon import rowdp
+
+    plain = rowdp.grids_within(5, 3, 9)
+    assert plain
+    budget = Budget(3600)
+    with pytest.raises(rowdp.TooLarge, match="out of time"):
+        rowdp.grids_within(5, 3, 9, budget=budget, checkpoint=tmp_path, progress=_stop_after(budget, stop_at))
+    stats = rowdp.DPStats()
+    assert rowdp.grids_within(5, 3, 9, checkpoint=tmp_path, stats=stats) == plain
+    assert len(stats.sizes) == 3 * 61 - stop_at  # n = 5 has 61 cells: only the steps not yet kept are computed
+    again = rowdp.DPStats()  # a third run reads level 3's filled tables: nothing to compute
+    assert rowdp.grids_within(5, 3, 9, checkpoint=tmp_path, stats=again) == plain
+    assert again.sizes == [] and again.resumed_steps == 61
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["level-3", "manifest.json"]  # levels 1, 2 dropped
+
+
+def test_checkpoint_of_a_settled_question_keeps_the_answer_not_the_tables(tmp_path):
+    """Bound 8 is below n = 5's least level-3 penalty (9): the answer is [] and the
+    folder keeps only the manifest saying where the pass ran dry; a rerun answers at
+    once."""
+    import json
+
+    from puzzlelab.puzzles.hexagon import rowdp
+
+    assert rowdp.grids_within(5, 3, 8, checkpoint=tmp_path) == []
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["settled"]["level"] in (1, 2, 3)
+    assert [p.name for p in tmp_path.iterdir()] == ["manifest.json"]
+    stats = rowdp.DPStats()
+    assert rowdp.grids_within(5, 3, 8, checkpoint=tmp_path, stats=stats) == [] and stats.sizes == []
+
+
+def test_checkpointed_counts_equal_the_plain_counts(tmp_path):
+    from puzzlelab.puzzles.hexagon import rowdp
+
+    plain = rowdp.count_levels(5, [1, 2], 10)
+    assert plain[1][0] and plain[2][0]
+    assert rowdp.count_levels(5, [1, 2], 10, checkpoint=tmp_path) == plain
+    reported = []
+    again = rowdp.count_levels(5, [1, 2], 10, checkpoint=tmp_path, on_level=lambda level, histogram, _s: reported.append((level, histogram)))
+    assert again == plain  # the counts read back, checked
+    assert reported == [(1, plain[1][0]), (2, plain[2][0])]  # and reported as a fresh count is
+    assert rowdp.count_levels(5, [1, 2, 3], 10, checkpoint=tmp_path) == rowdp.count_levels(5, [1, 2, 3], 10)  # one level more
+
+
+def test_checkpoint_of_another_question_or_layout_is_refused(tmp_path):
+    import json
+
+    from puzzlelab.puzzles.hexagon import rowdp
+    from puzzlelab.puzzles.hexagon.rowdp_checkpoint import CheckpointMismatch
+
+    rowdp.grids_within(4, 2, 3, checkpoint=tmp_path)
+    with pytest.raises(CheckpointMismatch, match="not .*'bound': 4"):
+        rowdp.grids_within(4, 2, 4, checkpoint=tmp_path)
+    with pytest.raises(CheckpointMismatch, match="not .*'n': 5"):
+        rowdp.grids_within(5, 2, 3, checkpoint=tmp_path)
+    path = tmp_path / "manifest.json"
+    manifest = json.loads(path.read_text())
+    for entry in manifest["levels"].values():
+        entry["layout"] = "0" * 16
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(CheckpointMismatch, match="another frontier layout"):
+        rowdp.grids_within(4, 2, 3, checkpoint=tmp_path)
+    path.write_text("{not json")
+    with pytest.raises(CheckpointMismatch, match="cannot be read"):
+        rowdp.grids_within(4, 2, 3, checkpoint=tmp_path)

@@ -80,10 +80,12 @@ def count(
     levels: Annotated[str, typer.Option(help="Levels to count, e.g. 1..6 or 3,4.")] = "1..6",
     budget: Annotated[float, typer.Option(help="Seconds allowed in all.")] = 600.0,
     method: Annotated[str, typer.Option(help="dp (row-by-row dynamic program, counts) or sat (SAT enumeration, small n).")] = "dp",
+    checkpoint: Annotated[Optional[str], typer.Option(help="Folder where the row DP keeps its tables and finished counts, so that a count stopped by its budget resumes (none: start again).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Lowest penalty at each level and how many level grids reach it (no symmetry
-    factored out; level 6 = whole solutions).
+    factored out; level 6 = whole solutions). The row DP reports its progress on
+    standard error every 10 s.
 
     Example: puzzlelab hexagon count 4
     """
@@ -96,6 +98,10 @@ def count(
             raise InvalidInstance(f"method: expected dp or sat, got {method!r}", "method")
         if any(not 1 <= k <= 6 for k in wanted):
             raise InvalidInstance("levels: expected levels between 1 and 6", "levels")
+        if checkpoint is not None:
+            if method != "dp":
+                raise InvalidInstance("checkpoint: only the row DP (--method dp) keeps one", "checkpoint")
+            _dp_checkpoint_folder(checkpoint)
     run_budget = Budget(budget)
 
     def show(level: int, minimum: int, total: int, seconds: float) -> None:
@@ -109,9 +115,13 @@ def count(
             verdict = PUZZLE.verify(HexInstance(n), format_grid(n, split_sixes(hexagon(n), grid)))
             if not verdict.ok:
                 fail(f"internal error: optimum rejected by the checker: {verdict.message}", EXIT_WRONG_ANSWER)
-        counts = count_solutions(n, wanted, budget=run_budget, on_level=show, method=method)
+        counts = count_solutions(n, wanted, budget=run_budget, on_level=show, method=method, checkpoint=checkpoint,
+                                 progress=_dp_progress(n, as_json) if method == "dp" else None)
     except BudgetExceeded as exc:
-        fail(f"{exc} (raise --budget)", EXIT_NO_ANSWER)
+        kept = f"; the finished steps are in {checkpoint}: run again to resume" if checkpoint else ""
+        fail(f"{exc} (raise --budget){kept}", EXIT_NO_ANSWER)
+    except ValueError as exc:  # a checkpoint folder of another question
+        fail(str(exc))
     if as_json:
         typer.echo(json.dumps({"n": n, "levels": {str(k): {"penalty": p, "count": c} for k, (p, c) in counts.items()}}))
 
@@ -309,9 +319,37 @@ def _proof_progress(n: int, level: int, quiet: bool) -> Callable[[Any], None]:
     return show
 
 
-def _cancel_on_interrupt(budget: Budget) -> Callable[[int], None]:
+def _dp_progress(n: int, quiet: bool) -> Callable[[dict], None]:
+    """A line on standard error at most every 10 s while the row DP runs (none when quiet)."""
+    last_shown = [0.0]
+
+    def show(report: dict) -> None:
+        if quiet or (time.monotonic() - last_shown[0] < 10.0 and report["step"] < report["steps"]):
+            return
+        last_shown[0] = time.monotonic()
+        typer.echo(
+            f"n={n} level {report['level']} {report['pass']}: cell {report['step']}/{report['steps']}, "
+            f"{report['states']:,} states (peak {report['peak']:,}), {report['seconds']:.0f} s this pass",
+            err=True,
+        )
+
+    return show
+
+
+def _dp_checkpoint_folder(path: str) -> None:
+    """The row DP keeps its checkpoint in a folder (its tables are files): make it, or
+    say clearly why not."""
+    if Path(path).exists() and not Path(path).is_dir():
+        raise InvalidInstance(f"--checkpoint {path}: the row DP keeps its checkpoint in a folder, and this is a file", "checkpoint")
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInstance(f"--checkpoint {path}: the folder cannot be made ({exc.strerror or exc})", "checkpoint") from None
+
+
+def _cancel_on_interrupt(budget: Budget, what: str = "the cubes (every refuted cube is in the checkpoint)") -> Callable[[int], None]:
     def on_interrupt(_count: int) -> None:
-        typer.echo("\ninterrupted: stopping the cubes (every refuted cube is in the checkpoint)", err=True)
+        typer.echo(f"\ninterrupted: stopping {what}", err=True)
         budget.cancel()
 
     return on_interrupt
@@ -321,7 +359,7 @@ def prove(
     n: Annotated[int, typer.Argument(help="Order of the hexagon.")],
     raw: Annotated[Optional[int], typer.Option(help="Claim: no grid scores above this raw score (default: the published best).")] = None,
     level: Annotated[Optional[int], typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle. Default: the lowest level whose published minimum is above the bound (n = 7: 4; n = 8, 9, 10: 3; n = 11: 2), else 3.", show_default=False)] = None,
-    method: Annotated[str, typer.Option(help="auto (the row DP up to n = 9, cubes beyond), dp (the row DP: exact, no solver, no checkpoint) or cubes (cube-and-conquer by SAT).")] = "auto",
+    method: Annotated[str, typer.Option(help="auto (the row DP up to n = 9, cubes beyond), dp (the row DP: exact, no solver; its checkpoint is a folder of tables) or cubes (cube-and-conquer by SAT).")] = "auto",
     depth: Annotated[int, typer.Option(help="Cells nearest the centre whose 1s the cubes decide (more: more, smaller cubes).")] = 14,
     workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
     split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; refute.SPLIT_CONFLICTS).")] = 100_000,
@@ -334,7 +372,7 @@ def prove(
     resplit_rounds: Annotated[int, typer.Option(help="With --resplit: rounds of 'split the open cubes deeper, screen the pieces' at most.")] = 1,
     screen_levels: Annotated[Optional[str], typer.Option(help="Comma-separated levels to screen at, each below --level (default: all of them).")] = None,
     budget: Annotated[float, typer.Option(help="Seconds for this run; run again to resume.")] = 3600.0,
-    checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json).")] = None,
+    checkpoint: Annotated[Optional[str], typer.Option(help="Checkpoint file of the cubes (default: puzzlelab-out/proofs/hexagon-nN-levelK-rawR.json), or folder of the row DP (default: ...-rawR-rowdp).")] = None,
     grid_budget: Annotated[float, typer.Option(help="Seconds to find a verified grid of the claimed score once the bound is proven.")] = 120.0,
     backend: Annotated[str, typer.Option(help="local (worker processes) or ray (a Ray cluster).")] = "local",
     address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).")] = None,
@@ -362,8 +400,12 @@ def prove(
         if certified:
             _check_certified_options(screen_levels, screen_method, cube_method, resplit)
         by_dp = _proof_by_dp(method, n, certified)
-        path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}{'-certified' if certified else ''}.json"
-        _checkpoint_folder(path)
+        if by_dp:
+            path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}-rowdp"
+            _dp_checkpoint_folder(path)
+        else:
+            path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}{'-certified' if certified else ''}.json"
+            _checkpoint_folder(path)
     run_budget = Budget(budget)
     options = dict(
         level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
@@ -373,13 +415,15 @@ def prove(
     )
     if by_dp:
         def work():
-            return run_dp_proof(n, raw, level=level, budget=run_budget, grid_budget=grid_budget)
+            return run_dp_proof(n, raw, level=level, budget=run_budget, grid_budget=grid_budget, checkpoint=path, progress=_dp_progress(n, as_json))
+        interrupt = _cancel_on_interrupt(run_budget, f"the row DP (every finished step is in {path})")
     else:
         def work():
             return run_proof(n, raw, **options)
+        interrupt = _cancel_on_interrupt(run_budget)
     with user_errors():
         try:
-            report = run_in_thread(work, _cancel_on_interrupt(run_budget))
+            report = run_in_thread(work, interrupt)
         except ValueError as exc:
             fail(str(exc))
         if store and report.record is not None:

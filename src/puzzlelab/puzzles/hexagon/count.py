@@ -25,6 +25,7 @@ final optimum: level 6 never needs a penalty).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable
 
 from puzzlelab.core.result import Budget
@@ -100,11 +101,14 @@ def count_solutions(
     limit: int | None = 200_000,
     on_level: Callable[[int, int, int, float], None] | None = None,
     method: str = "dp",
+    checkpoint: str | Path | None = None,
+    progress: Callable[[dict], None] | None = None,
 ) -> dict[int, tuple[int, int]]:
-    """level -> (lowest penalty at that level, number of level grids reaching it)."""
+    """level -> (lowest penalty at that level, number of level grids reaching it).
+    `checkpoint` and `progress` are the DP's (count_by_dp)."""
     budget = budget or Budget()
     if method == "dp":
-        return count_by_dp(n, levels, budget=budget, on_level=on_level)
+        return count_by_dp(n, levels, budget=budget, on_level=on_level, checkpoint=checkpoint, progress=progress)
     if method != "sat":
         raise ValueError(f"method: expected dp or sat, got {method!r}")
     geometry = hexagon(n)
@@ -141,8 +145,11 @@ def count_solutions(
     return out
 
 
-def count_by_dp(n: int, levels=range(1, 7), *, budget: Budget | None = None, on_level: Callable[[int, int, int, float], None] | None = None) -> dict[int, tuple[int, int]]:
-    """The counts by the row-by-row DP (see the module docstring)."""
+def count_by_dp(n: int, levels=range(1, 7), *, budget: Budget | None = None, on_level: Callable[[int, int, int, float], None] | None = None,
+                checkpoint: str | Path | None = None, progress: Callable[[dict], None] | None = None) -> dict[int, tuple[int, int]]:
+    """The counts by the row-by-row DP (see the module docstring). With a checkpoint
+    folder, each bound tried keeps its min passes and finished counts in a subfolder
+    (`bound-B`), so a stopped count resumes (rowdp_checkpoint.py)."""
     from puzzlelab.puzzles.hexagon.rowdp import TooLarge, count_levels
     from puzzlelab.puzzles.hexagon.verify import verify_grid
 
@@ -160,7 +167,8 @@ def count_by_dp(n: int, levels=range(1, 7), *, budget: Budget | None = None, on_
 
     while True:
         try:
-            found = count_levels(n, wanted, bound, budget=budget, on_level=show)
+            folder = Path(checkpoint) / f"bound-{bound}" if checkpoint is not None else None
+            found = count_levels(n, wanted, bound, budget=budget, on_level=show, checkpoint=folder, progress=progress)
         except TooLarge as exc:
             raise BudgetExceeded(str(exc)) from exc
         if all(found[k][0] for k in wanted):

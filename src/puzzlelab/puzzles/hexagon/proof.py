@@ -188,20 +188,23 @@ def run_proof(
     return report
 
 
-def run_dp_proof(n: int, raw: int, *, level: int = 3, budget: Budget | None = None, grid_budget: float = 120.0) -> ProofReport:
+def run_dp_proof(n: int, raw: int, *, level: int = 3, budget: Budget | None = None, grid_budget: float = 120.0,
+                 checkpoint: str | None = None, progress: Callable[[dict], None] | None = None) -> ProofReport:
     """The claim settled by the row DP: its min passes of levels 1..k under the bound
     keep every partial grid that can still end within it, so an empty table is a proof
     and a surviving state walks to a level grid (checked, then completed as a
     counterexample: several are tried, as one may complete to a lower score than
-    another). No checkpoint: a run that stops at its budget starts again."""
+    another). With a checkpoint folder a run stopped by its budget keeps every finished
+    step, and the same call resumes (rowdp_checkpoint.py)."""
     bound = edge_count(n) - raw - 1
     report = ProofReport(n, raw, level, bound, 0, 0, 0, False, 0.0, 0.0, None, method="row-dp")
     started = time.perf_counter()
     try:
-        grids = grids_within(n, level, bound, budget=budget)
+        grids = grids_within(n, level, bound, budget=budget, checkpoint=checkpoint, progress=progress)
     except TooLarge as exc:
         report.seconds = report.total_seconds = time.perf_counter() - started
-        report.message = f"not finished: the row DP stopped ({exc}); raise --budget, or use --method cubes"
+        kept = f"; every finished step is kept in {checkpoint}: run again to resume" if checkpoint else ""
+        report.message = f"not finished: the row DP stopped ({exc}){kept}; raise --budget, or use --method cubes"
         return report
     report.seconds = report.total_seconds = time.perf_counter() - started
     for grid in grids:  # lowest level penalty first; the first one completed above the claim settles it

@@ -22,30 +22,30 @@ cells up to step i-1 are among those up to V-2-i, and penalties only grow along 
 path), so even the first half prunes: n = 9's level-1 pass under the level-2 bound
 was out of reach without it.
 
-The kernels are in rowdp_kernels.py.
+The kernels are in rowdp_kernels.py; where the tables live (memory, spilled files, a
+checkpoint folder a later run resumes from) is rowdp_checkpoint.py.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
-import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.beam import beam_plan
 from puzzlelab.puzzles.hexagon.model import hexagon
+from puzzlelab.puzzles.hexagon.rowdp_checkpoint import DPCheckpoint, Tables, layout_digest
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
 
-__all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "grids_within", "TooLarge"]
+__all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "grids_within", "open_checkpoint", "TooLarge"]
 
 MAX_STATES = 20_000_000  # about 1 GB of tables at two words a state; refused beyond
-SPILL_BYTES = 2 * 2**30  # a pass's tables past this many bytes in all go to disk, memory-mapped
+SPILL_BYTES: int | None = None  # None: rowdp_checkpoint.SPILL_BYTES (tests set 0 to spill every table)
 
 
 class TooLarge(RuntimeError):
@@ -60,35 +60,10 @@ class DPStats:
     seconds: float = 0.0
     first_pass_seconds: float = 0.0
     sizes: list[int] = field(default_factory=list)
+    resumed_steps: int = 0  # steps a checkpoint already held
 
 
-class _Tables(list):
-    """The tables of one pass, one per step. Past SPILL_BYTES in all, each new table is
-    written to a file in a temporary folder and kept memory-mapped, so that the page
-    cache, not the process, holds what fits: a pass of n = 11 keeps hundreds of tables
-    of millions of states (over 14 GB at step 128 of 331 when they all stayed in
-    memory). The kernels read and update them in place alike; the folder goes with the
-    list."""
-
-    def __init__(self):
-        super().__init__()
-        self.bytes = 0
-        self.folder: str | None = None
-
-    def keep(self, table: tuple) -> None:
-        self.bytes += sum(a.nbytes for a in table)
-        self.append(self._spill(table) if self.bytes > SPILL_BYTES else table)
-
-    def _spill(self, table: tuple) -> tuple:
-        if self.folder is None:
-            self.folder = tempfile.mkdtemp(prefix="puzzlelab-rowdp-")
-            weakref.finalize(self, shutil.rmtree, self.folder, True)
-        out = []
-        for j, array in enumerate(table):
-            mapped = np.lib.format.open_memmap(os.path.join(self.folder, f"{len(self)}-{j}.npy"), mode="w+", dtype=array.dtype, shape=array.shape)
-            mapped[...] = array
-            out.append(np.asarray(mapped))  # a plain ndarray view of the mapping, for numba
-        return tuple(out)
+Progress = Callable[[dict], None]  # {"level", "pass", "step", "steps", "states", "peak", "seconds"}
 
 
 def codes(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -147,22 +122,38 @@ def _projection(upper: _Setup, lower: _Setup) -> np.ndarray:
     return proj
 
 
-def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: DPStats, guide=None):
+def _layout(setup: _Setup) -> str:
+    return layout_digest((setup.n, setup.k, *setup.args()))
+
+
+def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: DPStats, guide=None,
+           checkpoint: DPCheckpoint | None = None, progress: Progress | None = None):
     """The transfer over every cell. `guide` = (setup, tables) of a min pass of this
     level or the one below, whose least penalties still to come prune the states;
     without one (level 1's first pass) the second half is pruned by the lowest
     penalties of the first half, turned by 180 degrees (see the module docstring).
-    Returns the tables of every step."""
+    Returns the tables of every step ([] when a step has no state left). A min pass
+    with a checkpoint keeps every table in its folder and resumes after the last step
+    it holds."""
     from puzzlelab.puzzles.hexagon.rowdp_kernels import dp_step, new_table
 
-    tk, tp, tv = new_table(2, setup.words)
-    tp[0], tv[0] = 0, 1
     steps = len(setup.plan.order)
     lowest = np.zeros(steps, dtype=np.int64)
-    tables = _Tables()
+    if checkpoint is not None and not count_mode:
+        tables, done = checkpoint.start_level(setup.k, _layout(setup))
+        lowest[: len(done)] = done
+        stats.resumed_steps += len(done)
+    else:
+        tables, done = Tables(spill_bytes=SPILL_BYTES), []
+    if tables:
+        tk, tp, tv = tables[-1]
+    else:
+        tk, tp, tv = new_table(2, setup.words)
+        tp[0], tv[0] = 0, 1
     proj = _projection(setup, guide[0]) if guide is not None and guide[0].k != setup.k else np.zeros(1, dtype=np.int64)
-    for i in range(steps):
-        what = "counting pass" if count_mode else "min pass"
+    what = "counting pass" if count_mode else "min pass"
+    started = time.perf_counter()
+    for i in range(len(done), steps):
         if budget.expired():
             raise TooLarge(f"n={setup.n} level {setup.k} {what}: out of time at cell {i} of {steps} ({stats.peak_states:,} states at the peak so far)")
         turned = min(steps - 2 - i, i - 1)  # see the module docstring: the cells after step i hold, turned, those up to any step <= V-2-i
@@ -179,10 +170,17 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
             raise TooLarge(f"n={setup.n} level {setup.k} {what}: {why} at cell {i} of {steps} ({stats.peak_states:,} states at the peak before)")
         stats.peak_states = max(stats.peak_states, size)
         stats.sizes.append(size)
+        if progress is not None:
+            progress({"level": setup.k, "pass": what, "step": i + 1, "steps": steps, "states": size, "peak": stats.peak_states,
+                      "seconds": time.perf_counter() - started})
         if size == 0:
+            if checkpoint is not None and not count_mode:
+                checkpoint.settle(setup.k, i)
             return []
         lowest[i] = int(tp[tp >= 0].min())
         tables.keep((tk, tp, tv))
+        if checkpoint is not None and not count_mode:
+            checkpoint.step_done(setup.k, lowest[: i + 1].tolist())
     return tables
 
 
@@ -195,21 +193,64 @@ def _fill_future(setup: _Setup, tables) -> None:
         fill_future(*tables[i - 1], *tables[i], i, *setup.args(), False)
 
 
-def _guides(n: int, k: int, bound: int, budget: Budget, stats: DPStats):
+def _min_pass(n: int, level: int, bound: int, budget: Budget, stats: DPStats, guide, checkpoint: DPCheckpoint | None, progress: Progress | None):
+    """The level's min pass, pruned by the guide below, its tables turned into the least
+    penalty still to come: the guide of the next level. None when no state is left. A
+    checkpoint that already holds the filled level returns it without work, and the
+    level below, no longer needed, leaves the folder."""
+    setup = _setup(n, level)
+    if checkpoint is not None:
+        if checkpoint.settles(level):
+            return None
+        if checkpoint.usable(level):
+            entry = checkpoint.level(level)
+            if entry["layout"] != _layout(setup):
+                checkpoint.start_level(level, _layout(setup))  # refuses, saying why
+            stats.resumed_steps += entry["steps_done"]
+            return setup, Tables.load(checkpoint.tables_folder(level), entry["steps_done"])
+    tables = _sweep(setup, bound, False, budget, stats, guide, checkpoint, progress)
+    if not tables:
+        return None
+    _fill_future(setup, tables)
+    if checkpoint is not None:
+        checkpoint.level_filled(level)
+    return setup, tables
+
+
+def _first_level(checkpoint: DPCheckpoint | None, k: int, counted=()) -> int:
+    """Where a chain of min passes up to level k starts: the highest level a checkpoint
+    holds filled (the levels below it are not needed again), provided every level in
+    `counted` below it has its count recorded; else level 1."""
+    if checkpoint is not None:
+        for level in range(k, 1, -1):
+            if checkpoint.usable(level) and all(checkpoint.count(w) is not None for w in counted if w < level):
+                return level
+    return 1
+
+
+def _guides(n: int, k: int, bound: int, budget: Budget, stats: DPStats, checkpoint: DPCheckpoint | None = None, progress: Progress | None = None):
     """Min passes of levels 1..k, each pruned by the one below; returns the level-k
     (setup, tables) with the least penalty still to come in each table, or None when
     no level-k grid is within the bound."""
     t0 = time.perf_counter()
+    if checkpoint is not None and checkpoint.settles(k):
+        return None
     guide = None
-    for level in range(1, k + 1):
-        setup = _setup(n, level)
-        tables = _sweep(setup, bound, False, budget, stats, guide)
-        if not tables:
+    first = _first_level(checkpoint, k)
+    for level in range(first, k + 1):
+        guide = _min_pass(n, level, bound, budget, stats, guide, checkpoint, progress)
+        if guide is None:
             return None
-        _fill_future(setup, tables)
-        guide = (setup, tables)
+        if checkpoint is not None and level > 1:
+            checkpoint.drop(level - 1)
     stats.first_pass_seconds = time.perf_counter() - t0
     return guide
+
+
+def open_checkpoint(folder: str | Path | None, n: int, bound: int) -> DPCheckpoint | None:
+    """The checkpoint folder of this question (made if new; CheckpointMismatch if it
+    holds another), or None without a folder."""
+    return DPCheckpoint(Path(folder), n, bound) if folder is not None else None
 
 
 def _histogram(tables) -> dict[int, int]:
@@ -221,33 +262,64 @@ def _histogram(tables) -> dict[int, int]:
     return dict(sorted(out.items()))
 
 
-def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on_level=None) -> dict[int, tuple[dict[int, int], list[int] | None]]:
+def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on_level=None,
+                 checkpoint: str | Path | None = None, progress: Progress | None = None) -> dict[int, tuple[dict[int, int], list[int] | None]]:
     """level -> (penalty -> number of level grids, for penalties up to `bound`; one
     grid of the lowest penalty, checked) for each wanted level, from one chain of min
     passes (levels 1..max) all under the same bound. on_level(level, histogram,
-    seconds) is called as each level is done."""
+    seconds) is called as each level is done. With a checkpoint folder the min passes
+    resume from it and each finished count is kept there (its sample grid checked again
+    when read back); a stopped counting pass starts again."""
     budget = budget or Budget()
     wanted = sorted(set(levels))
+    folder = open_checkpoint(checkpoint, n, bound)
     out: dict[int, tuple[dict[int, int], list[int] | None]] = {}
     guide = None
-    for level in range(1, wanted[-1] + 1):
+    if folder is not None and folder.settles(wanted[-1]) and all(folder.count(w) is not None for w in wanted if w < folder.settled["level"]):
+        out = {w: _checked_count(n, w, bound, folder.count(w)) if w < folder.settled["level"] else ({}, None) for w in wanted}
+        for level, (histogram, _) in out.items():
+            if on_level and histogram:
+                on_level(level, histogram, 0.0)
+        return out
+    first = _first_level(folder, wanted[-1], wanted)
+    for level in [w for w in wanted if w < first]:  # counted by an earlier run: read back, checked
+        out[level] = _checked_count(n, level, bound, folder.count(level))
+        if on_level:
+            on_level(level, out[level][0], 0.0)
+    for level in range(first, wanted[-1] + 1):
         t0 = time.perf_counter()
-        setup = _setup(n, level)
         stats = DPStats()
-        tables = _sweep(setup, bound, False, budget, stats, guide)
-        if not tables:
+        guide = _min_pass(n, level, bound, budget, stats, guide, folder, progress)
+        if guide is None:
             out.update({k: ({}, None) for k in wanted if k >= level})
             return out
-        _fill_future(setup, tables)
-        guide = (setup, tables)
         if level in wanted:
-            histogram = _histogram(_sweep(setup, bound, True, budget, stats, guide))
-            low = min(histogram) if histogram else None
-            sample = _walk(n, guide, low, True, 1, allow_more=True)[0] if histogram else None
-            out[level] = (histogram, sample)
+            kept = folder.count(level) if folder is not None else None
+            if kept is not None:
+                out[level] = _checked_count(n, level, bound, kept)
+            else:
+                histogram = _histogram(_sweep(guide[0], bound, True, budget, stats, guide, progress=progress))
+                low = min(histogram) if histogram else None
+                sample = _walk(n, guide, low, True, 1, allow_more=True)[0] if histogram else None
+                out[level] = (histogram, sample)
+                if folder is not None:
+                    folder.record_count(level, histogram, sample)
             if on_level:
-                on_level(level, histogram, time.perf_counter() - t0)
+                on_level(level, out[level][0], time.perf_counter() - t0)
+        if folder is not None and level > first:
+            folder.drop(level - 1)
     return out
+
+
+def _checked_count(n: int, level: int, bound: int, kept) -> tuple[dict[int, int], list[int] | None]:
+    """A count read back from a checkpoint, its sample grid checked as _walk checks."""
+    histogram, sample = kept
+    if histogram:
+        problem = rule_violation(n, sample)
+        penalty = level_penalty(hexagon(n), sample, level)
+        if problem is not None or penalty != min(histogram) or penalty > bound:
+            raise AssertionError(f"row DP checkpoint: the level-{level} sample grid fails its check (penalty {penalty}): {problem}")
+    return histogram, sample
 
 
 def level_counts(n: int, k: int, bound: int, *, budget: Budget | None = None, stats: DPStats | None = None) -> dict[int, int]:
@@ -272,13 +344,15 @@ def lowest_penalty(n: int, k: int, bound: int, *, budget: Budget | None = None, 
     return low, counts[low]
 
 
-def grids_within(n: int, k: int, bound: int, *, max_grids: int = 8, budget: Budget | None = None, stats: DPStats | None = None) -> list[list[int]]:
+def grids_within(n: int, k: int, bound: int, *, max_grids: int = 8, budget: Budget | None = None, stats: DPStats | None = None,
+                 checkpoint: str | Path | None = None, progress: Progress | None = None) -> list[list[int]]:
     """Up to `max_grids` checked level-k grids of the lowest penalty, when it is <=
     bound; [] when no level-k grid is within the bound. The min passes alone settle
     the question (no counting pass): the cheapest exact answer to "is any level-k grid
-    within the bound?" (`hexagon prove --method dp`)."""
+    within the bound?" (`hexagon prove --method dp`). With a checkpoint folder a run
+    stopped by its budget resumes where it stopped (rowdp_checkpoint.py)."""
     stats = stats if stats is not None else DPStats()
-    guide = _guides(n, k, bound, budget or Budget(), stats)
+    guide = _guides(n, k, bound, budget or Budget(), stats, open_checkpoint(checkpoint, n, bound), progress)
     if guide is None:
         return []
     last = guide[1][-1][1]

@@ -1,0 +1,207 @@
+"""Where the row DP keeps its tables: in memory, spilled to memory-mapped files past a
+size, or in a checkpoint folder that a later run resumes from.
+
+A long DP proof (n = 11 at level 2 ran 40 minutes of wall time; n = 12 at level 3 runs
+for hours) must survive a stopped session, as the cube proofs' JSON checkpoints do. The
+DP's state between steps is exactly its tables, so the checkpoint is the tables
+themselves, one `.npy` file per array, plus `manifest.json`: the question (order, bound),
+a digest of each level's frontier layout (a run whose layout differs is refused, not
+mixed), how far each level's passes got and the lowest penalty of every finished step.
+Only two levels' tables are ever needed (the level in progress and the finished one
+below that guides it), so a level's tables are dropped once the level above is
+finished (and, for counts, once its count is recorded); a level is marked
+finished only after its tables hold the least penalty still to come, and that fill is
+redone whole if it was interrupted (it rewrites every value from the next table, so
+redoing it is harmless). When a question is settled with no state left, the tables go
+and the manifest keeps the answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import weakref
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["Tables", "DPCheckpoint", "CheckpointMismatch", "SPILL_BYTES"]
+
+SPILL_BYTES = 2 * 2**30  # a pass's tables past this many bytes in all go to disk, memory-mapped
+FORMAT = 1
+
+
+class CheckpointMismatch(ValueError):
+    """The checkpoint folder belongs to another question or another frontier layout."""
+
+
+class Tables(list):
+    """The tables of one pass, one (keys, penalties, values) triple per step. Past
+    `spill_bytes` in all, each new table is written to a file and kept memory-mapped,
+    so that the page cache, not the process, holds what fits: a pass of n = 11 keeps
+    hundreds of tables of millions of states (over 14 GB at step 128 of 331 when they
+    all stayed in memory). With a `folder` every table goes there at once and stays
+    (a checkpoint); without one, spilled tables go to a temporary folder that goes with
+    the list. The kernels read and update them in place alike."""
+
+    def __init__(self, folder: Path | None = None, spill_bytes: int | None = None):
+        super().__init__()
+        self.bytes = 0
+        self.persistent = folder is not None
+        self.folder: str | None = str(folder) if folder is not None else None
+        self.spill_bytes = 0 if folder is not None else (SPILL_BYTES if spill_bytes is None else spill_bytes)
+        if self.persistent:
+            Path(self.folder).mkdir(parents=True, exist_ok=True)
+
+    def keep(self, table: tuple) -> None:
+        self.bytes += sum(a.nbytes for a in table)
+        self.append(self._spill(table) if self.bytes > self.spill_bytes else table)
+
+    def _spill(self, table: tuple) -> tuple:
+        if self.folder is None:
+            self.folder = tempfile.mkdtemp(prefix="puzzlelab-rowdp-")
+            weakref.finalize(self, shutil.rmtree, self.folder, True)
+        out = []
+        for j, array in enumerate(table):
+            mapped = np.lib.format.open_memmap(os.path.join(self.folder, f"{len(self)}-{j}.npy"), mode="w+", dtype=array.dtype, shape=array.shape)
+            mapped[...] = array
+            if self.persistent:
+                mapped.flush()
+            out.append(np.asarray(mapped))  # a plain ndarray view of the mapping, for numba
+        return tuple(out)
+
+    @classmethod
+    def load(cls, folder: Path, count: int) -> "Tables":
+        """The first `count` tables kept in `folder`, memory-mapped for reading and
+        writing (the fill of the least penalty still to come writes in place)."""
+        tables = cls(folder)
+        for i in range(count):
+            try:
+                triple = tuple(np.asarray(np.load(os.path.join(folder, f"{i}-{j}.npy"), mmap_mode="r+")) for j in range(3))
+            except (OSError, ValueError) as exc:
+                raise CheckpointMismatch(f"checkpoint {folder}: table {i} cannot be read ({exc}); use another folder") from None
+            tables.bytes += sum(a.nbytes for a in triple)
+            tables.append(triple)
+        return tables
+
+
+def layout_digest(arrays) -> str:
+    """A digest of the arrays that fix a level's frontier layout and transitions."""
+    digest = hashlib.sha256()
+    for array in arrays:
+        if isinstance(array, np.ndarray):
+            digest.update(str(array.dtype).encode())
+            digest.update(np.ascontiguousarray(array).tobytes())
+        else:
+            digest.update(repr(array).encode())
+    return digest.hexdigest()[:16]
+
+
+class DPCheckpoint:
+    """The checkpoint folder of one question: order n and penalty bound (the min
+    passes of levels 1, 2, ... under one bound; a target level only says how many
+    levels to run, so one folder serves every target level)."""
+
+    def __init__(self, folder: str | Path, n: int, bound: int):
+        self.folder = Path(folder)
+        self.path = self.folder / "manifest.json"
+        self.n, self.bound = n, bound
+        if self.path.exists():
+            try:
+                self.manifest = json.loads(self.path.read_text())
+            except (OSError, ValueError) as exc:
+                raise CheckpointMismatch(f"checkpoint {self.folder}: its manifest.json cannot be read ({exc})") from None
+            wanted = {"format": FORMAT, "n": n, "bound": bound}
+            found = {key: self.manifest.get(key) for key in wanted}
+            if found != wanted:
+                raise CheckpointMismatch(f"checkpoint {self.folder}: it holds the row DP of {found}, not {wanted}; use another folder")
+        else:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.manifest = {"format": FORMAT, "n": n, "bound": bound, "levels": {}, "settled": None}
+            self._write()
+
+    # -- what the folder says
+    def level(self, level: int) -> dict:
+        return self.manifest["levels"].get(str(level), {})
+
+    @property
+    def settled(self) -> dict | None:
+        """{"level": L, "step": i} once a min pass ended with no state left."""
+        return self.manifest.get("settled")
+
+    def tables_folder(self, level: int) -> Path:
+        return self.folder / f"level-{level}"
+
+    # -- a level's min pass
+    def start_level(self, level: int, digest: str) -> tuple[Tables, list[int]]:
+        """The tables and lowest penalties this level's pass already has (none for a
+        level not started); a level laid out differently is refused."""
+        entry = self.level(level)
+        if entry and entry["layout"] != digest:
+            raise CheckpointMismatch(
+                f"checkpoint {self.folder}: level {level} was computed with another frontier layout "
+                f"({entry['layout']}, now {digest}): the code changed; use another folder"
+            )
+        if not entry:
+            shutil.rmtree(self.tables_folder(level), ignore_errors=True)
+            self.manifest["levels"][str(level)] = {"layout": digest, "steps_done": 0, "lowest": [], "filled": False}
+            self._write()
+            return Tables(self.tables_folder(level)), []
+        return Tables.load(self.tables_folder(level), entry["steps_done"]), list(entry["lowest"])
+
+    def step_done(self, level: int, lowest: list[int]) -> None:
+        """A step's table is on disk (flushed by Tables): record it."""
+        entry = self.level(level)
+        entry["steps_done"] = len(lowest)
+        entry["lowest"] = [int(x) for x in lowest]
+        self._write()
+
+    def level_filled(self, level: int) -> None:
+        """The level's tables now hold the least penalty still to come."""
+        self.level(level)["filled"] = True
+        self._write()
+
+    def usable(self, level: int) -> bool:
+        """The level is filled and its tables are still in the folder."""
+        entry = self.level(level)
+        return bool(entry.get("filled")) and not entry.get("dropped")
+
+    def drop(self, level: int) -> None:
+        """The level's tables are no longer needed (the level above is filled and every
+        count asked of this one is recorded): free the disk."""
+        entry = self.level(level)
+        if entry and not entry.get("dropped"):
+            entry["dropped"] = True
+            self._write()
+            shutil.rmtree(self.tables_folder(level), ignore_errors=True)
+
+    def record_count(self, level: int, histogram: dict[int, int], sample: list[int] | None) -> None:
+        self.level(level)["count"] = {"histogram": {str(p): int(c) for p, c in histogram.items()}, "sample": sample}
+        self._write()
+
+    def count(self, level: int) -> tuple[dict[int, int], list[int] | None] | None:
+        """A counting pass's result recorded earlier (the caller checks the sample grid)."""
+        kept = self.level(level).get("count")
+        if kept is None:
+            return None
+        return {int(p): int(c) for p, c in kept["histogram"].items()}, kept["sample"]
+
+    def settle(self, level: int, step: int) -> None:
+        """A min pass ended with no state left: no level grid is within the bound."""
+        self.manifest["settled"] = {"level": level, "step": step}
+        for key, entry in self.manifest["levels"].items():
+            entry["dropped"] = True
+            shutil.rmtree(self.tables_folder(int(key)), ignore_errors=True)
+        self._write()
+
+    def settles(self, k: int) -> bool:
+        """Whether the folder already says that no level-k grid is within the bound."""
+        return self.settled is not None and self.settled["level"] <= k
+
+    def _write(self) -> None:
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(self.manifest, indent=1))
+        os.replace(temporary, self.path)

@@ -132,9 +132,9 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
     level or the one below, whose least penalties still to come prune the states;
     without one (level 1's first pass) the second half is pruned by the lowest
     penalties of the first half, turned by 180 degrees (see the module docstring).
-    Returns the tables of every step ([] when a step has no state left). A min pass
-    with a checkpoint keeps every table in its folder and resumes after the last step
-    it holds."""
+    Returns the tables of every step of a min pass, the last table only of a counting
+    pass, [] when a step has no state left. A min pass with a checkpoint keeps every
+    table in its folder and resumes after the last step it holds."""
     from puzzlelab.puzzles.hexagon.rowdp_kernels import dp_step, new_table
 
     steps = len(setup.plan.order)
@@ -178,10 +178,12 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
                 checkpoint.settle(setup.k, i)
             return []
         lowest[i] = int(tp[tp >= 0].min())
+        if count_mode:
+            continue  # a counting pass is read only at its end: no table is kept
         tables.keep((tk, tp, tv))
-        if checkpoint is not None and not count_mode:
+        if checkpoint is not None:
             checkpoint.step_done(setup.k, lowest[: i + 1].tolist())
-    return tables
+    return [(tk, tp, tv)] if count_mode else tables
 
 
 def _fill_future(setup: _Setup, tables) -> None:

@@ -21,7 +21,6 @@ from disk would thrash): the run refuses up front, with the figures, when it doe
 
 from __future__ import annotations
 
-import fcntl
 import json
 import math
 import os
@@ -43,7 +42,7 @@ from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
 from puzzlelab.puzzles.coins.memory import cores_available, memory_available, memory_limit
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.symmetry import stabilizer
-from puzzlelab.puzzles.coins.workdir import prepare_workdir
+from puzzlelab.puzzles.coins.workdir import lock_workdir, prepare_workdir, unlock_workdir
 
 __all__ = ["LevelArrayRun", "BfsOutcome", "run_bfs", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
 
@@ -132,12 +131,7 @@ class LevelArrayRun:
         self.probe = probe
         self._check_fits(max_memory_bytes)
         self._check_folder()
-        self._lock = open(self.workdir / "lock", "w")
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._lock.close()
-            raise InvalidInstance(f"workdir {self.workdir}: another bfs run is using it", "workdir", status=409) from None
+        self._lock = lock_workdir(self.workdir)
         self.array_path = self.workdir / "levels.u8"
         self.state_path = self.workdir / "state.json"
         self.geo = geometry(start.width, start.height)
@@ -156,7 +150,7 @@ class LevelArrayRun:
                 self.levels, self.store.dirty, self.cells, self.coins, self.total, self.geo, self.reserve, probe, self.perms, self.threads
             )
         except (MemoryError, OSError) as exc:  # the figures fit, but the machine says no
-            self._lock.close()
+            unlock_workdir(self._lock)
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
             raise InvalidInstance(f"bfs: the level array of {_gb(self.nbytes)} could not be set up in {self.workdir} ({why})", "workdir", 413) from None
 
@@ -360,8 +354,7 @@ class LevelArrayRun:
         del self.kernels
         self.levels = None
         self.store.close()
-        fcntl.flock(self._lock, fcntl.LOCK_UN)
-        self._lock.close()
+        unlock_workdir(self._lock)
 
 
 PULL_RATIO = 4

@@ -63,7 +63,7 @@ from puzzlelab.puzzles.coins.layer_file import SPAN_RANKS, SPAN_WORDS, CorruptLa
 from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
 from puzzlelab.puzzles.coins.model import Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.two_bit import OLD, expand_shared, two_bit_bytes
-from puzzlelab.puzzles.coins.workdir import prepare_workdir
+from puzzlelab.puzzles.coins.workdir import lock_workdir, prepare_workdir, unlock_workdir
 
 __all__ = ["TwoBitRun", "FORMAT", "memory_needed", "disk_estimate", "code_of", "LEVEL_FRACTIONS"]
 
@@ -151,12 +151,7 @@ class TwoBitRun:
         self.state_path = self.workdir / "state.json"
         self._check_fits(max_memory_bytes)
         self._check_folder()
-        self._lock = open(self.workdir / "lock", "w")
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._lock.close()
-            raise InvalidInstance(f"workdir {self.workdir}: another bfs run is using it", "workdir", status=409) from None
+        self._lock = lock_workdir(self.workdir)
         self.geo = geometry(start.width, start.height)
         self.reserve = max_moves(self.cells_n, self.coins)
         self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="coins-two-bit") if self.threads > 1 else None
@@ -396,8 +391,7 @@ class TwoBitRun:
         if self.pool is not None:
             self.pool.shutdown(wait=True)
             self.pool = None
-        fcntl.flock(self._lock, fcntl.LOCK_UN)
-        self._lock.close()
+        unlock_workdir(self._lock)
 
     def close(self) -> None:
         """Release the array, the layer files and the folder's lock."""

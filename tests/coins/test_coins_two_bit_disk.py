@@ -254,3 +254,16 @@ def test_a_full_disk_stops_with_a_clear_error_and_the_run_resumes(tmp_path, monk
     monkeypatch.setattr(layer_file.LayerWriter, "add", real_add)
     assert run.run(stop_when_found=False).levels == np.bincount(list(distances_4x4.values())).tolist()  # same process, rebuilt
     run.close()
+
+
+@pytest.mark.parametrize("engine_class", [LevelArrayRun, TwoBitRun])
+def test_a_second_run_on_a_busy_folder_is_refused_until_the_first_closes(tmp_path, engine_class):
+    """One run a work folder (workdir.lock_workdir): a second one is refused with 409
+    while the first holds the folder, and allowed once it is closed."""
+    start = model.Start(4, 4, START_4X4)
+    first = engine_class(start, tmp_path / "run", threads=1)
+    with pytest.raises(InvalidInstance, match="another bfs run is using it") as refused:
+        engine_class(start, tmp_path / "run", threads=1)
+    assert refused.value.status == 409
+    first.close()
+    engine_class(start, tmp_path / "run", threads=1).close()

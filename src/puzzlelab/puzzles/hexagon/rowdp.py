@@ -377,14 +377,17 @@ def level_grids(n: int, k: int, bound: int, *, exact: bool = False, max_grids: i
 
 def _walk(n: int, guide, bound: int, exact: bool, max_grids: int, allow_more: bool = False, check_every: int = 1) -> list[list[int]]:
     """The grids of the guide's min tables within the bound, each checked (see level_grids)."""
+    from numba.typed import List
+
     from puzzlelab.puzzles.hexagon.rowdp_kernels import walk_grids
 
     setup, tables = guide
     k = setup.k
-    caps = np.array([t[0].shape[0] for t in tables], dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
-    layers = [np.concatenate([t[j] for t in tables]) for j in range(3)]
-    grids, found = walk_grids(*layers, offsets, caps, *setup.args(), bound, exact, max_grids)
+    columns = [List(), List(), List()]  # the tables' arrays in place, not copied
+    for table in tables:
+        for column, array in zip(columns, table):
+            column.append(array)
+    grids, found = walk_grids(*columns, *setup.args(), bound, exact, max_grids)
     if found > max_grids:
         if not allow_more:
             raise TooLarge(f"n={n} level {k}: more than {max_grids:,} grids within penalty {bound}")

@@ -236,16 +236,17 @@ def fill_future(tk, tp, tv, nk, np_, nv, i, own_slot, own_rem, prev_slot, prev_r
 
 
 @numba.njit(cache=True)
-def walk_grids(layers_k, layers_p, layers_v, offsets, caps, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw,
+def walk_grids(tables_k, tables_p, tables_v, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw,
                bound, exact, max_grids):
     """Every grid with penalty <= bound (== bound when exact), as the values of the
     steps in order, by a depth-first walk from the empty frontier that enters a state
-    only when its penalty plus the least still to come (layers_v) is within the bound:
-    no dead end is entered. The min-mode tables of all steps lie one after another:
-    table i at offsets[i], caps[i] entries. Stops after max_grids grids (and says so
-    by returning max_grids + 1)."""
+    only when its penalty plus the least still to come (tables_v) is within the bound:
+    no dead end is entered. The min-mode tables of the steps come as typed lists of
+    their arrays, in place (memory-mapped ones too: n = 12's tables fill 27 GB, which a
+    copy into one array would have to hold in memory). Stops after max_grids grids (and
+    says so by returning max_grids + 1)."""
     steps = own_slot.shape[0]
-    words = layers_k.shape[1]
+    words = tables_k[0].shape[1]
     grids = np.zeros((min(max_grids, 1024), steps), dtype=np.int8)  # doubled as needed
     found = 0
     keys = np.zeros((steps + 1, words), dtype=np.uint64)
@@ -278,11 +279,10 @@ def walk_grids(layers_k, layers_p, layers_v, offsets, caps, own_slot, own_rem, p
                 grids[found, t] = value[t]
             found += 1
             continue
-        base = offsets[depth]
-        sub_k = layers_k[base : base + caps[depth]]
-        sub_p = layers_p[base : base + caps[depth]]
+        sub_k = tables_k[depth]
+        sub_p = tables_p[depth]
         h = _find(sub_k, sub_p, out, 0, False)
-        if sub_p[h] < 0 or pen + layers_v[base + h] > bound:
+        if sub_p[h] < 0 or pen + tables_v[depth][h] > bound:
             continue
         keys[depth + 1] = out
         pens[depth + 1] = pen

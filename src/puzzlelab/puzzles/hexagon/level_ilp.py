@@ -28,6 +28,7 @@ import time
 
 import numpy as np
 
+from puzzlelab.core.highs_rows import rows_model
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.level_question import LevelAnswer, LevelQuestion, check_answer
 
@@ -106,24 +107,7 @@ def ilp_minimum(question: LevelQuestion, budget: Budget | None = None, threads: 
     h.setOptionValue("threads", int(threads))
     if budget.limited:
         h.setOptionValue("time_limit", max(0.01, budget.seconds_left()))
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = n_cols, len(rows)
-    lp.col_cost_ = np.array(cost, dtype=float)
-    lp.col_lower_ = np.zeros(n_cols)
-    lp.col_upper_ = np.array(upper, dtype=float)
-    lp.row_lower_ = np.array([r[2] for r in rows], dtype=float)
-    lp.row_upper_ = np.array([r[3] for r in rows], dtype=float)
-    starts, index, value = [0], [], []
-    for cols, coefs, _, _ in rows:
-        index += cols
-        value += coefs
-        starts.append(len(index))
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
-    lp.a_matrix_.value_ = np.array(value, dtype=float)
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n_cols, len(rows)
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * n_int + [highspy.HighsVarType.kContinuous] * (n_cols - n_int)
+    lp = rows_model(cost, np.zeros(n_cols), upper, rows, n_int)
     h.passModel(lp)
     h.run()
     status = h.getModelStatus()

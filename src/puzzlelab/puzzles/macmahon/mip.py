@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzlelab.core.highs_rows import rows_model
 from puzzlelab.core.result import Budget, Progress, Result, Status, no_progress
 from puzzlelab.puzzles.macmahon.edge_model import EdgeModel, build_edge_model, check_model_size, placements
 from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid
@@ -35,32 +36,13 @@ class HighsEdgeModel:
         h.setOptionValue("output_flag", False)
         h.setOptionValue("random_seed", int(seed) % 2147483647)
         h.setOptionValue("threads", 1)
-        lp = highspy.HighsLp()
         n = model.n_cols
-        lp.num_col_ = n
-        lp.num_row_ = len(model.rows)
-        lp.col_cost_ = np.zeros(n)
         lower = np.zeros(n)
         lower[model.fixed_y] = 1.0
-        lp.col_lower_ = lower
-        lp.col_upper_ = np.ones(n)
-        lp.row_lower_ = np.array([r[2] for r in model.rows], dtype=float)
-        lp.row_upper_ = np.array([r[3] for r in model.rows], dtype=float)
-        starts, index, value = [0], [], []
-        for cols, coefs, _, _ in model.rows:
-            index += cols
-            value += coefs
-            starts.append(len(index))
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-        lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-        lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
-        lp.a_matrix_.value_ = np.array(value, dtype=float)
-        lp.a_matrix_.num_col_ = n
-        lp.a_matrix_.num_row_ = len(model.rows)
-        lp.integrality_ = [highspy.HighsVarType.kInteger] * model.n_x + [highspy.HighsVarType.kContinuous] * model.n_y
+        lp = rows_model(np.zeros(n), lower, np.ones(n), model.rows, model.n_x)
         h.passModel(lp)
         self.h = h
-        self.nonzeros = len(index)
+        self.nonzeros = sum(len(row[0]) for row in model.rows)
 
     def solve(self, seconds: float) -> tuple[str, list[int] | None]:
         """('found', codes) / ('infeasible', None) / ('timeout', None)."""

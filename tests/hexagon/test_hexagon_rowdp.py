@@ -147,7 +147,10 @@ def test_checkpoint_of_a_settled_question_keeps_the_answer_not_the_tables(tmp_pa
 
 
 def test_checkpointed_counts_equal_the_plain_counts(tmp_path):
+    import json
+
     from puzzlelab.puzzles.hexagon import rowdp
+    from puzzlelab.puzzles.hexagon.rowdp_checkpoint import CheckpointMismatch, DPCheckpoint
 
     plain = rowdp.count_levels(5, [1, 2], 10)
     assert plain[1][0] and plain[2][0]
@@ -157,6 +160,15 @@ def test_checkpointed_counts_equal_the_plain_counts(tmp_path):
     assert again == plain  # the counts read back, checked
     assert reported == [(1, plain[1][0]), (2, plain[2][0])]  # and reported as a fresh count is
     assert rowdp.count_levels(5, [1, 2, 3], 10, checkpoint=tmp_path) == rowdp.count_levels(5, [1, 2, 3], 10)  # one level more
+    for level in (1, 2, 3):  # with every table gone, the recorded counts still answer (and are checked)
+        DPCheckpoint(tmp_path, 5, 10).drop(level)
+    assert rowdp.count_levels(5, [1, 2], 10, checkpoint=tmp_path) == plain
+    path = tmp_path / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["levels"]["2"]["count"]["sample"][0] = 9  # a forged sample grid is caught when read back
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(CheckpointMismatch, match="sample grid fails its check"):
+        rowdp.count_levels(5, [1, 2], 10, checkpoint=tmp_path)
 
 
 def test_checkpoint_of_another_question_or_layout_is_refused(tmp_path):

@@ -38,7 +38,7 @@ import numpy as np
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.beam import beam_plan
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.rowdp_checkpoint import DPCheckpoint, Tables, layout_digest
+from puzzlelab.puzzles.hexagon.rowdp_checkpoint import CheckpointMismatch, DPCheckpoint, Tables, layout_digest
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
 
@@ -277,12 +277,14 @@ def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on
     folder = open_checkpoint(checkpoint, n, bound)
     out: dict[int, tuple[dict[int, int], list[int] | None]] = {}
     guide = None
-    if folder is not None and folder.settles(wanted[-1]) and all(folder.count(w) is not None for w in wanted if w < folder.settled["level"]):
-        out = {w: _checked_count(n, w, bound, folder.count(w)) if w < folder.settled["level"] else ({}, None) for w in wanted}
-        for level, (histogram, _) in out.items():
-            if on_level and histogram:
-                on_level(level, histogram, 0.0)
-        return out
+    if folder is not None:  # every count asked for is already recorded (or below where a pass ran dry): read back
+        dry = folder.settled["level"] if folder.settles(wanted[-1]) else None
+        if all(folder.count(w) is not None for w in wanted if dry is None or w < dry):
+            out = {w: _checked_count(n, w, bound, folder.count(w)) if dry is None or w < dry else ({}, None) for w in wanted}
+            for level, (histogram, _) in out.items():
+                if on_level and histogram:
+                    on_level(level, histogram, 0.0)
+            return out
     first = _first_level(folder, wanted[-1], wanted)
     for level in [w for w in wanted if w < first]:  # counted by an earlier run: read back, checked
         out[level] = _checked_count(n, level, bound, folder.count(level))
@@ -320,7 +322,7 @@ def _checked_count(n: int, level: int, bound: int, kept) -> tuple[dict[int, int]
         problem = rule_violation(n, sample)
         penalty = level_penalty(hexagon(n), sample, level)
         if problem is not None or penalty != min(histogram) or penalty > bound:
-            raise AssertionError(f"row DP checkpoint: the level-{level} sample grid fails its check (penalty {penalty}): {problem}")
+            raise CheckpointMismatch(f"checkpoint: the recorded level-{level} count's sample grid fails its check (penalty {penalty}, {problem or 'rules kept'}); the folder was altered: use another")
     return histogram, sample
 
 

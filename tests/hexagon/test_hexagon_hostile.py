@@ -461,7 +461,8 @@ def test_cli_verify_agrees_with_the_oracle(grid):
         (["hexagon", "batch", "--budget", "nan"], "budget: expected"),
         (["hexagon", "prove", "3", "--raw", "10", "--budget", "nan"], "budget: expected"),
         (["hexagon", "prove", "3", "--raw", "10", "--grid-budget", "nan"], "grid-budget: expected"),
-        (["hexagon", "prove", "3", "--raw", "10", "--checkpoint", "{folder}"], "is a folder"),
+        (["hexagon", "prove", "3", "--raw", "10", "--method", "cubes", "--checkpoint", "{folder}"], "is a folder"),
+        (["hexagon", "prove", "3", "--raw", "10", "--method", "dp", "--checkpoint", "{billion}"], "keeps its checkpoint in a folder, and this is a file"),
         (["hexagon", "prove", "3", "--raw", "10", "--checkpoint", "{bin}/x.json"], "cannot be made"),
     ],
 )

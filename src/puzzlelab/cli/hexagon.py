@@ -76,7 +76,7 @@ def _bounded_range(text: str, field: str, low: int, high: int, what: str) -> lis
 
 
 def count(
-    n: Annotated[int, typer.Argument(help="Order of the hexagon, 1..13 (the row DP: every level of n <= 8 in minutes; level 1 of n = 9).")],
+    n: Annotated[int, typer.Argument(help="Order of the hexagon, 1..13 (the row DP: every level of n <= 8 in minutes; levels 1-2 of n = 9, level 1 of n = 10-12; tables past 2 GB go to disk).")],
     levels: Annotated[str, typer.Option(help="Levels to count, e.g. 1..6 or 3,4.")] = "1..6",
     budget: Annotated[float, typer.Option(help="Seconds allowed in all.")] = 600.0,
     method: Annotated[str, typer.Option(help="dp (row-by-row dynamic program, counts) or sat (SAT enumeration, small n).")] = "dp",

@@ -182,19 +182,22 @@ class Watchdog(threading.Thread):
         self.lock = threading.Lock()
         self.active = False
         self.flag = ""
-        self.started = self.base = self.peak = 0.0
+        self.started = 0.0
+        self.base_own = self.base_tree = self.grew = 0
         self.kicks = 0
 
     def begin(self) -> None:
         _reset_peak()
         with self.lock:
-            self.base = self.peak = _tree_rss()
+            # this process alone and with its descendants, each against its own baseline:
+            # children already alive (a pool, a Ray worker) must not hide this one's growth
+            self.base_own, self.base_tree, self.grew = _rss(), _tree_rss(), 0
             self.flag, self.kicks, self.started, self.active = "", 0, time.monotonic(), True
 
     def end(self) -> tuple[str, float]:
         with self.lock:
             self.active = False
-        grew = max(self.peak, _own_peak()) - self.base
+        grew = max(self.grew, _own_peak() - self.base_own)
         return self.flag, max(grew, 0) / 2**20
 
     def _kick(self) -> None:
@@ -209,10 +212,10 @@ class Watchdog(threading.Thread):
             with self.lock:
                 if not self.active:
                     continue
-                rss = _tree_rss() if tick % 10 == 0 else _rss()  # children every 0.2 s
-                self.peak = max(self.peak, rss)
+                grew = _tree_rss() - self.base_tree if tick % 10 == 0 else _rss() - self.base_own  # children every 0.2 s
+                self.grew = max(self.grew, grew)
                 elapsed = time.monotonic() - self.started
-                if self.peak - self.base > self.limit and not self.flag:
+                if self.grew > self.limit and not self.flag:
                     self.flag = "over memory"
                     self._kick()
                 elif elapsed > self.hang_s and not self.flag:
@@ -220,7 +223,7 @@ class Watchdog(threading.Thread):
                     self._kick()
                 elif self.flag and self.kicks == 1 and elapsed > self.hang_s + 10:
                     self._kick()  # a second Ctrl-C: the CLI gives up
-                if self.flag and (elapsed > self.hang_s + self.grace_s or self.peak - self.base > 3 * self.limit):
+                if self.flag and (elapsed > self.hang_s + self.grace_s or self.grew > 3 * self.limit):
                     self.on_abort(f"{self.flag}: the run did not stop; ending the fuzzing here")
                     os._exit(3)
 

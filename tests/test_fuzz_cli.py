@@ -10,6 +10,7 @@ outcomes, and the watchdog that stops a run past its limits."""
 
 from __future__ import annotations
 
+import mmap
 import random
 import subprocess
 import sys
@@ -156,8 +157,12 @@ def test_the_watchdog_interrupts_a_run_past_its_time_or_memory():
     kept = []
 
     def allocate() -> None:
+        # fresh anonymous mappings, every page written: memory the allocator kept from
+        # earlier tests (already resident) would not raise the resident size at all
         while time.monotonic() < deadline and len(kept) < 40:  # at most 640 MB
-            kept.append(bytearray(16 * 2**20))
+            block = mmap.mmap(-1, 16 * 2**20)
+            block.write(b"\x01" * (16 * 2**20))
+            kept.append(block)
             time.sleep(0.03)
 
     assert _watched(watchdog, sleep) == "hangs"
@@ -166,6 +171,8 @@ def test_the_watchdog_interrupts_a_run_past_its_time_or_memory():
     memory_watchdog = Watchdog(hang_s=30, memory_mb=64, grace_s=30, on_abort=lambda why: aborted.set())
     memory_watchdog.start()
     assert _watched(memory_watchdog, allocate) == "over memory" and len(kept) < 40
+    for block in kept:
+        block.close()
     kept.clear()
     assert _watched(watchdog, lambda: None) == "" and not aborted.is_set()
 
@@ -186,3 +193,31 @@ def test_a_run_that_cannot_be_stopped_ends_the_process_after_the_report():
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parent, capture_output=True, text=True, timeout=60)
     assert done.returncode == 3 and "ABORTED: hangs: the run did not stop" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_watchdog_sees_growth_when_a_child_it_counted_goes_away():
+    """A child alive when the watchdog begins (a pool, a Ray worker) and gone soon after
+    must not hide this process's own growth: each measure has its own baseline."""
+    child = subprocess.Popen([sys.executable, "-c", "import sys, time; x = b'1' * 800_000_000; print(1, flush=True); time.sleep(60)"], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout.readline().strip() == b"1"  # its 800 MB are resident
+        watchdog = Watchdog(hang_s=30, memory_mb=64, grace_s=30, on_abort=lambda why: None)
+        watchdog.start()
+        kept = []
+
+        def allocate() -> None:
+            child.kill()
+            child.wait()
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and len(kept) < 40:
+                block = mmap.mmap(-1, 16 * 2**20)
+                block.write(b"\x01" * (16 * 2**20))
+                kept.append(block)
+                time.sleep(0.03)
+
+        assert _watched(watchdog, allocate) == "over memory" and len(kept) < 40
+        for block in kept:
+            block.close()
+    finally:
+        child.kill()
+        child.wait()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import mmap
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -144,7 +145,17 @@ def _watched(watchdog: Watchdog, work) -> str:
     return flag
 
 
-def test_the_watchdog_interrupts_a_run_past_its_time_or_memory():
+@pytest.fixture
+def ctrl_c_raises():
+    """The watchdog stops a run as Ctrl-C does, by SIGINT; in the full suite an earlier
+    test's library (a server, a cluster client) can leave its own SIGINT handler behind,
+    so these tests put Python's own back for their duration."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_the_watchdog_interrupts_a_run_past_its_time_or_memory(ctrl_c_raises):
     aborted = threading.Event()
     watchdog = Watchdog(hang_s=0.3, memory_mb=64, grace_s=30, on_abort=lambda why: aborted.set())
     watchdog.start()
@@ -195,7 +206,7 @@ def test_a_run_that_cannot_be_stopped_ends_the_process_after_the_report():
     assert done.returncode == 3 and "ABORTED: hangs: the run did not stop" in done.stdout, done.stdout + done.stderr
 
 
-def test_the_watchdog_sees_growth_when_a_child_it_counted_goes_away():
+def test_the_watchdog_sees_growth_when_a_child_it_counted_goes_away(ctrl_c_raises):
     """A child alive when the watchdog begins (a pool, a Ray worker) and gone soon after
     must not hide this process's own growth: each measure has its own baseline."""
     child = subprocess.Popen([sys.executable, "-c", "import sys, time; x = b'1' * 800_000_000; print(1, flush=True); time.sleep(60)"], stdout=subprocess.PIPE)

@@ -147,9 +147,10 @@ def _watched(watchdog: Watchdog, work) -> str:
 
 @pytest.fixture
 def ctrl_c_raises():
-    """The watchdog stops a run as Ctrl-C does, by SIGINT; in the full suite an earlier
-    test's library (a server, a cluster client) can leave its own SIGINT handler behind,
-    so these tests put Python's own back for their duration."""
+    """The watchdog stops a run as Ctrl-C does, by SIGINT. A suite started in the
+    background by a shell (`cmd &`, nohup) inherits SIGINT ignored, and Python then
+    keeps it ignored, so Ctrl-C never stops the run (measured: this is why the tests
+    failed there); these tests put Python's own handler in for their duration."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, previous)

@@ -139,12 +139,13 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
 
     steps = len(setup.plan.order)
     lowest = np.zeros(steps, dtype=np.int64)
+    tables, done = [], []  # a counting pass keeps no table
     if checkpoint is not None and not count_mode:
         tables, done = checkpoint.start_level(setup.k, _layout(setup))
         lowest[: len(done)] = done
         stats.resumed_steps += len(done)
-    else:
-        tables, done = Tables(spill_bytes=SPILL_BYTES), []
+    elif not count_mode:
+        tables = Tables(spill_bytes=SPILL_BYTES)
     if tables:
         tk, tp, tv = tables[-1]
     else:

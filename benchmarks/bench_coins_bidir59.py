@@ -113,7 +113,7 @@ def main() -> None:
         row = solve_in_child(name, args.memory_mb, "auto", args.budget, args.threads)
         stats = row.get("stats") or {}
         print(f"{name}: published {published}, got {row.get('value')} ({row['status']}, bound {row.get('bound')}), "
-              f"{row.get('seconds', 0):.1f} s, peak {row.get('peak_rss_mb', 0):.0f} MB, depths {stats.get('depth_forward')}+{stats.get('depth_backward')}",
+              f"{row.get('seconds', 0):.1f} s, peak {row.get('peak_rss_mb', 0):.0f} MB (from {row.get('rss_before_mb', 0):.0f}), depths {stats.get('depth_forward')}+{stats.get('depth_backward')}",
               flush=True)
         rows.append(row)
         save_rows(args.rows, settings, rows)

@@ -196,7 +196,10 @@ class _Search:
         level = side.depth + 1
         frontier = side.frontier
         table = self.table
-        nxt = np.empty(max(1024, 2 * frontier.shape[0] + self.reserve), dtype=np.uint64)
+        room = self.buffer_room(1)
+        if room is None:
+            return self.out_of_memory("the next frontier reached --memory-mb", None)
+        nxt = np.empty(min(room, max(1024, 2 * frontier.shape[0] + self.reserve)), dtype=np.uint64)
         n_next, position = 0, 0
         while position < frontier.shape[0]:
             hi = min(frontier.shape[0], position + CHUNK)
@@ -214,10 +217,10 @@ class _Search:
                 return nxt, n_next, (int(parent), int(child))
             if status == STOPPED:
                 return _stopped(self.sides, self.started, self.mode, "budget ended", self.memory(nxt))
-            if status == TABLE_FULL and not table.grow():
+            if status == TABLE_FULL and not self.grow_table(nxt):
                 return self.out_of_memory("the board table reached --memory-mb", nxt)
             if status == BUFFER_FULL:
-                if self.memory(nxt) + nxt.nbytes > self.memory_bytes:
+                if not self.fits(self.memory(nxt) + 2 * nxt.nbytes):
                     return self.out_of_memory("the next frontier reached --memory-mb", nxt)
                 nxt = np.concatenate([nxt[:n_next], np.empty(nxt.shape[0], dtype=np.uint64)])
             self.report(
@@ -250,7 +253,34 @@ class _Search:
         return Result(None, None, Status.INFEASIBLE, "bidir", stats=stats)
 
     def memory(self, nxt: np.ndarray | None) -> int:
+        """Bytes the search holds now: tables, frontiers and the buffer `nxt`."""
         return _memory(self.mode, self.table, self.seen, self.sides, nxt)
+
+    def fits(self, peak: int) -> bool:
+        """Whether a step whose transient peak is `peak` bytes stays within the bound."""
+        return peak <= self.memory_bytes
+
+    def grow_table(self, *buffers: np.ndarray) -> bool:
+        """Double the hash table if the old and new tables fit beside everything else
+        held now (issue 23: the grow counted the table alone, and a 5 x 9 search with
+        8 GB peaked at 9.3 GB)."""
+        others = self.memory(None) - self.table.nbytes + sum(b.nbytes for b in buffers)
+        return self.table.grow(others)
+
+    def buffer_room(self, buffers: int) -> int | None:
+        """The most boards each of `buffers` new next-level buffers may hold within the
+        bound (None when not even one chunk's worth fits)."""
+        boards = (self.memory_bytes - self.memory(None)) // (8 * buffers)
+        return boards if boards >= 1024 + self.reserve else None
+
+    def keep_level(self, side: _Side, nxt: np.ndarray, n_next: int) -> None:
+        """Make the new level `side`'s frontier: a trimmed copy when it fits beside the
+        buffer, else a view of the buffer (no second array)."""
+        trimmed = n_next * nxt.itemsize
+        if nxt.nbytes - trimmed > trimmed // 4 and self.fits(self.memory(nxt) + trimmed):
+            side.frontier = nxt[:n_next].copy()
+        else:
+            side.frontier = nxt[:n_next]
 
     def out_of_memory(self, why: str, nxt: np.ndarray | None, memory: int | None = None) -> Result:
         return _out_of_memory(self.sides, self.started, self.mode, why, self.memory(nxt) if memory is None else memory)
@@ -304,7 +334,7 @@ def _search_levels(search: _Search, budget: Budget) -> Result:
         nxt, n_next, meet = outcome
         if meet is not None:
             return search.solved(meet, side, nxt, n_next)
-        side.frontier = nxt[:n_next].copy()
+        search.keep_level(side, nxt, n_next)
         del nxt, outcome
         side.depth += 1
         search.boards += n_next
@@ -401,12 +431,17 @@ def _chain(mode, board, side_index, sides, table, geo, reserve) -> list[int]:
     return chain
 
 
+def held_bytes(array: np.ndarray) -> int:
+    """The bytes `array` keeps alive: a view keeps its whole base buffer."""
+    return array.base.nbytes if isinstance(array.base, np.ndarray) else array.nbytes
+
+
 def _memory(mode, table, seen, sides, nxt) -> int:
-    total = sum(s.frontier.nbytes for s in sides) + (0 if nxt is None else nxt.nbytes)
+    total = sum(held_bytes(s.frontier) for s in sides) + (0 if nxt is None else held_bytes(nxt))
     if mode == "hash":
         total += table.nbytes
     else:
-        total += seen.nbytes + sum(level.nbytes for s in sides for level in s.levels[:-1])
+        total += seen.nbytes + sum(held_bytes(level) for s in sides for level in s.levels[:-1])
     return total
 
 

@@ -28,7 +28,7 @@ import numba
 import numpy as np
 
 from puzzlelab.core.atomics import atomic_add_i64, atomic_cas_u64
-from puzzlelab.core.result import NODES, should_stop
+from puzzlelab.core.result import NODES, Result, should_stop
 from puzzlelab.puzzles.coins.kernels import backward_moves, forward_moves
 
 __all__ = ["DONE", "MEET", "TABLE_FULL", "BUFFER_FULL", "STOPPED", "expand_hash_shared", "expand_on_threads"]
@@ -106,15 +106,32 @@ class _Part:
         self.n_next = 0
 
 
-def _grow_table(search):
-    return None if search.table.grow() else search.out_of_memory("the board table reached --memory-mb", None)
+def _buffers(parts: list[_Part]) -> int:
+    return sum(p.nxt.nbytes for p in parts)
 
 
-def _grow_buffer(search, part: _Part):
-    if search.memory(part.nxt) + part.nxt.nbytes > search.memory_bytes:
-        return search.out_of_memory("the next frontier reached --memory-mb", part.nxt)
+def _grow_table(search, parts: list[_Part]):
+    if search.grow_table(*(p.nxt for p in parts)):
+        return None
+    return search.out_of_memory("the board table reached --memory-mb", None, search.memory(None) + _buffers(parts))
+
+
+def _grow_buffer(search, part: _Part, parts: list[_Part]):
+    """Double `part`'s buffer: the old and the new one are held at once, beside every
+    other part's buffer."""
+    held = search.memory(None) + _buffers(parts)
+    if not search.fits(held + 2 * part.nxt.nbytes):
+        return search.out_of_memory("the next frontier reached --memory-mb", None, held)
     part.nxt = np.concatenate([part.nxt[: part.n_next], np.empty(part.nxt.shape[0], dtype=np.uint64)])
     return None
+
+
+def _join(search, parts: list[_Part]):
+    """The parts' boards as one array: the parts and the joined copy are held at once."""
+    held = search.memory(None) + _buffers(parts)
+    if not search.fits(held + 8 * sum(p.n_next for p in parts)):
+        return search.out_of_memory("the next frontier reached --memory-mb", None, held)
+    return np.concatenate([p.nxt[: p.n_next] for p in parts])
 
 
 def expand_on_threads(search, side):
@@ -123,13 +140,16 @@ def expand_on_threads(search, side):
     the search's out-of-memory Result when the table or a buffer cannot grow."""
     frontier, table, level, threads, pool = side.frontier, search.table, side.depth + 1, search.threads, search.pool
     cut = np.linspace(0, frontier.shape[0], threads + 1).astype(np.int64)
-    parts = [_Part(int(cut[t]), int(cut[t + 1]), max(1024, 2 * int(cut[t + 1] - cut[t]) + search.reserve)) for t in range(threads)]
+    room = search.buffer_room(threads)
+    if room is None:
+        return search.out_of_memory("the next frontier reached --memory-mb", None)
+    parts = [_Part(int(cut[t]), int(cut[t + 1]), min(room, max(1024, 2 * int(cut[t + 1] - cut[t]) + search.reserve))) for t in range(threads)]
     halt = np.zeros(1, dtype=np.uint8)
     while any(p.position < p.hi for p in parts):
         running = [p for p in parts if p.position < p.hi]
         quota = (table.limit - table.size) // len(running)
         if quota <= search.reserve:
-            refused = _grow_table(search)
+            refused = _grow_table(search, parts)
             if refused is not None:
                 return refused
             continue
@@ -145,17 +165,17 @@ def expand_on_threads(search, side):
         statuses = [r[3] for r in results]
         if MEET in statuses:
             _, _, _, _, parent, child = results[statuses.index(MEET)]
-            nxt = np.concatenate([p.nxt[: p.n_next] for p in parts])
-            return nxt, nxt.shape[0], (int(parent), int(child))
+            nxt = _join(search, parts)
+            return nxt if isinstance(nxt, Result) else (nxt, nxt.shape[0], (int(parent), int(child)))
         if STOPPED in statuses:
             return "stopped"
         for p, status in zip(running, statuses):
-            refused = _grow_buffer(search, p) if status == BUFFER_FULL else None
+            refused = _grow_buffer(search, p, parts) if status == BUFFER_FULL else None
             if refused is not None:
                 return refused
         if TABLE_FULL in statuses:
-            refused = _grow_table(search)
+            refused = _grow_table(search, parts)
             if refused is not None:
                 return refused
-    nxt = np.concatenate([p.nxt[: p.n_next] for p in parts])
-    return nxt, nxt.shape[0], None
+    nxt = _join(search, parts)
+    return nxt if isinstance(nxt, Result) else (nxt, nxt.shape[0], None)

@@ -109,12 +109,13 @@ class BoardTable:
     def nbytes(self) -> int:
         return self.capacity * SLOT_BYTES
 
-    def can_grow(self) -> bool:
-        """Growing holds the old and the doubled table at once: 3x the bytes."""
-        return self.max_bytes is None or 3 * self.nbytes <= self.max_bytes
+    def can_grow(self, other_bytes: int = 0) -> bool:
+        """Growing holds the old and the doubled table at once: 3x the bytes, beside
+        `other_bytes` the caller holds at the same time (its frontiers and buffers)."""
+        return self.max_bytes is None or 3 * self.nbytes + other_bytes <= self.max_bytes
 
-    def grow(self) -> bool:
-        if not self.can_grow():
+    def grow(self, other_bytes: int = 0) -> bool:
+        if not self.can_grow(other_bytes):
             return False
         old_keys, old_marks = self.keys, self.marks
         self._allocate(self.capacity_log2 + 1)

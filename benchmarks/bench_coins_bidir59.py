@@ -12,12 +12,16 @@ shortest. On this shared 2-core machine run only a few, with short limits:
 
 The whole sample takes up to 5 hours, so `--rows FILE` keeps each finished puzzle's row
 as it ends and a rerun with the same file (and the same budget, memory and threads)
-skips those: the run can be stopped and resumed across sessions.
+skips those: the run can be stopped and resumed across sessions. `--shard I/K` splits
+the sample between K processes sharing one rows file (one a core):
+    nice -n 5 python benchmarks/bench_coins_bidir59.py --rows R --shard 0/2 &
+    nice -n 5 python benchmarks/bench_coins_bidir59.py --rows R --shard 1/2
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 from pathlib import Path
 
@@ -73,16 +77,35 @@ def load_rows(path: Path | None, settings: dict) -> dict[str, dict]:
     kept = json.loads(path.read_text())
     if kept.get("settings") != settings:
         raise SystemExit(f"--rows {path}: it was written with {kept.get('settings')}, not {settings}; use another file")
-    print(f"resuming: {len(kept['rows'])} puzzles already run, from {path}", flush=True)
     return {row["name"]: row for row in kept["rows"]}
 
 
-def save_rows(path: Path | None, settings: dict, rows: list[dict]) -> None:
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+def save_row(path: Path | None, settings: dict, row: dict) -> None:
+    """Add one finished row to the file, under a lock: several shards (`--shard`) may
+    share one file, and each adds to what the others wrote."""
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        rows = load_rows(path, settings)
+        rows[row["name"]] = row
+        order = {name: i for i, (name, _) in enumerate(sample_5x9())}
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"settings": settings, "rows": rows}, indent=1, default=str))
+        ordered = sorted(rows.values(), key=lambda r: order.get(r["name"], len(order)))
+        temporary.write_text(json.dumps({"settings": settings, "rows": ordered}, indent=1, default=str) + "\n")
         temporary.replace(path)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """'I/K' -> (I, K): this process runs the puzzles whose place in the sample is I mod K."""
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected I/K with 0 <= I < K, got {text!r}") from None
+    if not 0 <= index < count:
+        raise argparse.ArgumentTypeError(f"expected I/K with 0 <= I < K, got {text!r}")
+    return index, count
 
 
 def main() -> None:
@@ -96,6 +119,8 @@ def main() -> None:
     parser.add_argument("--ball-depth", type=int, default=6)
     parser.add_argument("--ball-seconds", type=float, default=60.0)
     parser.add_argument("--rows", type=Path, default=None, help="keep finished rows here and skip them on a rerun (resumable)")
+    parser.add_argument("--shard", type=parse_shard, default=(0, 1),
+                        help="I/K: run only every K-th puzzle from the I-th, so K processes sharing one --rows file split the sample")
     args = parser.parse_args()
     if args.balls:
         write_json("coins_bidir59_balls", balls(args.balls, args.ball_depth, args.ball_seconds))
@@ -105,18 +130,25 @@ def main() -> None:
         return
     settings = {"budget": args.budget, "memory_mb": args.memory_mb, "threads": args.threads}
     done = load_rows(args.rows, settings)
-    rows = []
-    for name, published in sample_5x9()[: args.first]:
-        if name in done:
-            rows.append(done[name])
+    if done:
+        print(f"resuming: {len(done)} puzzles already run, from {args.rows}", flush=True)
+    index, count = args.shard
+    sample = sample_5x9()[: args.first]
+    for place, (name, published) in enumerate(sample):
+        if name in done or place % count != index:
             continue
         row = solve_in_child(name, args.memory_mb, "auto", args.budget, args.threads)
         stats = row.get("stats") or {}
         print(f"{name}: published {published}, got {row.get('value')} ({row['status']}, bound {row.get('bound')}), "
               f"{row.get('seconds', 0):.1f} s, peak {row.get('peak_rss_mb', 0):.0f} MB (from {row.get('rss_before_mb', 0):.0f}), depths {stats.get('depth_forward')}+{stats.get('depth_backward')}",
               flush=True)
-        rows.append(row)
-        save_rows(args.rows, settings, rows)
+        done[name] = row
+        save_row(args.rows, settings, row)
+    done.update(load_rows(args.rows, settings))  # what other shards finished meanwhile
+    rows = [done[name] for name, _ in sample if name in done]
+    if len(rows) < len(sample):
+        print(f"{len(sample) - len(rows)} of {len(sample)} puzzles not run yet (other shards, or a later run); "
+              "the summary below covers the rest", flush=True)
     summary = summarise(f"5 x 9 sample ({len(rows)} puzzles, {args.budget:.0f} s and {args.memory_mb} MB each)", rows, args.budget)
     write_json("coins_bidir59", {"benchmark": "coins_bidir59", "summary": summary, "rows": rows})
 

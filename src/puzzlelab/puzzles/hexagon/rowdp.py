@@ -316,12 +316,17 @@ def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on
     return out
 
 
+def _grid_check(n: int, grid: list[int], level: int, geometry) -> tuple[str | None, int]:
+    """(the first rule the grid breaks or None, its level penalty): the independent
+    checks every grid the DP gives goes through before it is returned."""
+    return rule_violation(n, grid), level_penalty(geometry, grid, level)
+
+
 def _checked_count(n: int, level: int, bound: int, kept) -> tuple[dict[int, int], list[int] | None]:
     """A count read back from a checkpoint, its sample grid checked as _walk checks."""
     histogram, sample = kept
     if histogram:
-        problem = rule_violation(n, sample)
-        penalty = level_penalty(hexagon(n), sample, level)
+        problem, penalty = _grid_check(n, sample, level, hexagon(n))
         if problem is not None or penalty != min(histogram) or penalty > bound:
             raise CheckpointMismatch(f"checkpoint: the recorded level-{level} count's sample grid fails its check (penalty {penalty}, {problem or 'rules kept'}); the folder was altered: use another")
     return histogram, sample
@@ -402,8 +407,7 @@ def _walk(n: int, guide, bound: int, exact: bool, max_grids: int, allow_more: bo
         out.append(values)
         if index % check_every:
             continue
-        problem = rule_violation(n, values)
-        penalty = level_penalty(geometry, values, k)
+        problem, penalty = _grid_check(n, values, k, geometry)
         if problem is not None or penalty > bound or (exact and penalty != bound):
             raise AssertionError(f"row DP produced a bad level-{k} grid (penalty {penalty}, bound {bound}): {problem}")
     return out

@@ -18,12 +18,16 @@ benchmarks/bench_coins_bidir.py):
 
 Memory is bounded by `memory_mb`, and never more than the memory available here: when
 the next level would not fit, the search stops with status `unknown` and the proven
-lower bound f + b + 1. `dedup="bits"` on a board whose two-bit array cannot fit (5 x 9:
+lower bound f + b + 1. The bound holds at the peak: growing the hash table, a buffer or
+a level counts every array held meanwhile, and a table that can only double by leaving
+its old copy on disk does so (hashset.BoardTable, in the system's temporary folder;
+`stats.table_spills`). `dedup="bits"` on a board whose two-bit array cannot fit (5 x 9:
 18 GB) is refused up front with the figure.
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -181,7 +185,7 @@ class _Search:
             _mark_bits(self.seen, np.uint64(self.instance.start), 0)
             _mark_bits(self.seen, np.uint64(self.instance.target), 1)
         else:
-            self.table = BoardTable(16, max_bytes=self.memory_bytes)
+            self.table = BoardTable(16, max_bytes=self.memory_bytes, spill_dir=tempfile.gettempdir())
             for side in self.sides:
                 table_probe(self.table.keys, self.table.marks, self.table.shift, np.uint64(side.frontier[0]), side.index, 0)
             self.table.size = 2
@@ -313,7 +317,10 @@ def bidirectional(
         )
     search = _Search(instance, mode, memory_bytes, budget, progress, started, threads or cores_available())
     try:
-        return _search_levels(search, budget)
+        result = _search_levels(search, budget)
+        if search.table is not None and search.table.spills and result.stats is not None:
+            result.stats["table_spills"] = search.table.spills  # doublings done through a file
+        return result
     finally:
         if search.pool is not None:
             search.pool.shutdown(wait=True)

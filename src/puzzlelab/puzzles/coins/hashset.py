@@ -15,10 +15,13 @@ key * 2^64/phi), linear probing, load kept under `MAX_LOAD`. 10 bytes a slot.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+
 import numba
 import numpy as np
 
-__all__ = ["BoardTable", "table_probe", "table_level", "MAX_LOAD", "SLOT_BYTES"]
+__all__ = ["BoardTable", "table_probe", "table_level", "MAX_LOAD", "SLOT_BYTES", "SPILL_CHUNK"]
 
 MAX_LOAD = 0.7
 SLOT_BYTES = 10
@@ -82,12 +85,24 @@ def _rehash(old_keys, old_marks, keys, marks, shift):
             marks[slot] = old_marks[i]
 
 
+SPILL_CHUNK = 1 << 22  # slots read back at a time when a spilled table is rehashed (40 MB)
+
+
 class BoardTable:
     """The growable table. `size` counts boards; `limit` is the most boards it may hold
-    before it must grow; `grow()` doubles it (False when that would pass `max_bytes`)."""
+    before it must grow; `grow()` doubles it (False when that would pass `max_bytes`).
 
-    def __init__(self, capacity_log2: int = 16, max_bytes: int | None = None):
+    Doubling in memory holds the old and the new table at once (3x the old bytes). When
+    that would pass `max_bytes` but the new table alone fits, the old one is spilled:
+    written to a file in `spill_dir` (None: no spilling), freed, and read back a chunk at
+    a time into the new table, so the peak is the new table plus one chunk and a bound
+    of 8 GB can hold a 5.4 GB table instead of 2.7 GB (issue 23). File reads go through
+    the page cache, which the process does not hold."""
+
+    def __init__(self, capacity_log2: int = 16, max_bytes: int | None = None, spill_dir: str | None = None):
         self.max_bytes = max_bytes
+        self.spill_dir = spill_dir
+        self.spills = 0
         self._allocate(capacity_log2)
         self.size = 0
 
@@ -110,17 +125,51 @@ class BoardTable:
         return self.capacity * SLOT_BYTES
 
     def can_grow(self, other_bytes: int = 0) -> bool:
-        """Growing holds the old and the doubled table at once: 3x the bytes, beside
-        `other_bytes` the caller holds at the same time (its frontiers and buffers)."""
+        """Growing in memory holds the old and the doubled table at once: 3x the bytes,
+        beside `other_bytes` the caller holds at the same time (frontiers, buffers)."""
         return self.max_bytes is None or 3 * self.nbytes + other_bytes <= self.max_bytes
 
-    def grow(self, other_bytes: int = 0) -> bool:
-        if not self.can_grow(other_bytes):
+    def can_spill(self, other_bytes: int = 0) -> bool:
+        """Growing through a spill file holds the doubled table and one chunk, and needs
+        the old table's bytes free on the spill folder's disk."""
+        if self.spill_dir is None or self.max_bytes is None:
             return False
-        old_keys, old_marks = self.keys, self.marks
-        self._allocate(self.capacity_log2 + 1)
-        _rehash(old_keys, old_marks, self.keys, self.marks, self.shift)
-        return True
+        chunk = min(self.capacity, SPILL_CHUNK) * SLOT_BYTES
+        if 2 * self.nbytes + chunk + other_bytes > self.max_bytes:
+            return False
+        try:
+            return shutil.disk_usage(self.spill_dir).free > 2 * self.nbytes
+        except OSError:
+            return False
+
+    def grow(self, other_bytes: int = 0) -> bool:
+        if self.can_grow(other_bytes):
+            old_keys, old_marks = self.keys, self.marks
+            self._allocate(self.capacity_log2 + 1)
+            _rehash(old_keys, old_marks, self.keys, self.marks, self.shift)
+            return True
+        if self.can_spill(other_bytes):
+            self._grow_through_file()
+            return True
+        return False
+
+    def _grow_through_file(self) -> None:
+        """Double the table with the old one on disk meanwhile (see the class docstring)."""
+        capacity = self.capacity
+        with tempfile.TemporaryFile(dir=self.spill_dir, prefix="puzzlelab-bidir-table-") as spill:
+            self.keys.tofile(spill)
+            self.marks.tofile(spill)
+            spill.flush()
+            del self.keys, self.marks
+            self._allocate(self.capacity_log2 + 1)
+            for start in range(0, capacity, SPILL_CHUNK):
+                count = min(SPILL_CHUNK, capacity - start)
+                spill.seek(start * 8)
+                keys = np.fromfile(spill, dtype=np.uint64, count=count)
+                spill.seek(capacity * 8 + start * 2)
+                marks = np.fromfile(spill, dtype=np.uint16, count=count)
+                _rehash(keys, marks, self.keys, self.marks, self.shift)
+        self.spills += 1
 
     def level(self, board: int, side: int) -> int:
         return int(table_level(self.keys, self.marks, self.shift, np.uint64(board), side))

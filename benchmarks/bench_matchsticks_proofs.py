@@ -8,7 +8,8 @@ Run: python benchmarks/bench_matchsticks_proofs.py [--n 26 27 28] [--workers 2] 
      [--checkpoints proofs] [--record proofs/matchsticks-proofs.json] [--subtrees 256] [--peer-workers 1]
 --checkpoints DIR keeps proofs/matchsticks-n{N}.json per n (a stopped run resumes there);
 --record adds every completed, verified proof to that JSON file (the campaign's record)
-and shows the n already there instead of proving them again;
+and shows the n already there instead of proving them again (--again: proves them again
+with today's code, and the record keeps the earlier figures beside the new);
 --peer-workers W also runs each n with W workers for a side-by-side ratio (same code).
 """
 
@@ -80,6 +81,10 @@ def _record(path: str, row: dict) -> None:
     target = Path(path)
     data = json.loads(target.read_text()) if target.exists() else {"how": __doc__.split("\n\n")[0], "proofs": {}}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False).stdout.strip()
+    earlier = data["proofs"].get(str(row["n"]))
+    if earlier is not None:  # a rerun (--again): the earlier run's figures stay beside it
+        history = earlier.pop("earlier", [])
+        row = dict(row, earlier=history + [{k: earlier.get(k) for k in ("nodes", "wall_seconds", "workers", "commit", "recorded")}])
     data["proofs"][str(row["n"])] = dict(row, commit=commit, machine=f"{os.cpu_count()} cpus, shared", recorded=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
     target.write_text(json.dumps(data, indent=1) + "\n")
 
@@ -92,12 +97,13 @@ def main() -> None:
     parser.add_argument("--checkpoints", default=None, help="folder for one resumable checkpoint per n")
     parser.add_argument("--record", default=None, help="JSON file collecting the completed proofs")
     parser.add_argument("--subtrees", type=int, default=0, help="cut each proof into at least this many subtrees (0: automatic)")
+    parser.add_argument("--again", action="store_true", help="prove the n already in --record again (the record keeps the earlier figures)")
     parser.add_argument("--peer-workers", type=int, default=0, help="also run each n with this many workers, for the ratio")
     args = parser.parse_args()
     rows = []
     recorded = json.loads(Path(args.record).read_text())["proofs"] if args.record and Path(args.record).exists() else {}
     for n in args.n:
-        if str(n) in recorded:  # proven by an earlier run: shown, not redone
+        if str(n) in recorded and not args.again:  # proven by an earlier run: shown, not redone
             _show(recorded[str(n)], "recorded")
             rows.append(recorded[str(n)])
             continue

@@ -13,6 +13,7 @@ import pytest
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
+from puzzlelab.core import drat
 from puzzlelab.core.drat import DratChecker, check_drat
 
 SQUARE = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
@@ -56,16 +57,20 @@ def _in_cuts(clauses, proof, rng, *, binary, goals=(), rat=True):
     n = len(data)
     cuts = sorted(rng.sample(range(1, n), min(n - 1, rng.randint(0, 11)))) if n > 1 else []
     bounds = [0, *cuts, n]
-    checker = DratChecker(clauses, binary=binary, rat=rat)
-    given = 0
-    for a, b in zip(bounds, bounds[1:]):
-        last = b == n
-        must = len(goals) if last else sum(1 for at, _ in goals if at < b)
-        upto = rng.randint(max(given, must), len(goals))
-        progress = checker.feed(data[a:b], goals[given:upto], final=last)
-        given = upto
-        assert progress.refuted or all(at <= b for at, _ in goals[: progress.goals])
-    return checker.verdict()
+    slices, drat.SLICE_STEPS = drat.SLICE_STEPS, rng.choice((3, drat.SLICE_STEPS))  # the kernel called on a few steps at a time, too
+    try:
+        checker = DratChecker(clauses, binary=binary, rat=rat)
+        given = 0
+        for a, b in zip(bounds, bounds[1:]):
+            last = b == n
+            must = len(goals) if last else sum(1 for at, _ in goals if at < b)
+            upto = rng.randint(max(given, must), len(goals))
+            progress = checker.feed(data[a:b], goals[given:upto], final=last)
+            given = upto
+            assert progress.refuted or all(at <= b for at, _ in goals[: progress.goals])
+        return checker.verdict()
+    finally:
+        drat.SLICE_STEPS = slices
 
 
 def _same(clauses, proof, rng, *, binary=None, goals=(), rat=True, rounds=6):
@@ -193,7 +198,8 @@ def test_a_forged_piece_is_refused_and_certifies_nothing_after_it():
 
 def test_deleted_clauses_leave_the_store():
     """A long run of CaDiCaL on PHP(8) fed in 2 KB pieces: the store is compacted, stays
-    far below the number of lemmas, and the verdict is the whole proof's."""
+    far below the number of lemmas, and the verdict is the whole proof's (which is
+    itself checked in slices of drat.SLICE_STEPS steps, compacted between them)."""
     clauses = PHP(8).clauses
     with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
         solver.conf_budget(30_000)

@@ -3,6 +3,7 @@ trusted ones, a tampered certificate never yields "proven", the cover check thro
 DRAT checker, and the CLI's refusals."""
 
 import json
+import os
 
 import pytest
 from typer.testing import CliRunner
@@ -97,3 +98,32 @@ def test_prove_cli_certified(tmp_path):
     for option in (["--cube-method", "maxsat"], ["--screen-method", "maxsat"], ["--screen-levels", "1"], ["--resplit", "2"]):
         bad = runner.invoke(cli.app, ["hexagon", "prove", "4", "--certified", *option])
         assert bad.exit_code == 2 and f"error: {option[0][2:]}: not with --certified" in bad.output, (option, bad.output)
+
+
+def test_one_solver_for_the_run_checked_piece_by_piece(monkeypatch):
+    """Checked after every cube (CHUNK_SECONDS 0): the run keeps one solver, refutes the
+    cubes the trusted run does, each with a certificate whose proof bytes add up to the
+    proof read, and the proof file holds on disk only the bytes not yet read."""
+    monkeypatch.setattr(certify, "CHUNK_SECONDS", 0.0)
+    reads = []
+    real = certify.ProofLog.proof
+
+    def spy(self):
+        fd = self.solver.solver.prfile.fileno()
+        on_disk, unread = os.fstat(fd).st_blocks * 512, os.lseek(fd, 0, os.SEEK_CUR) - self.read
+        reads.append((id(self.solver), on_disk, unread))
+        return real(self)
+
+    monkeypatch.setattr(certify.ProofLog, "proof", spy)
+    bound = level_table()[5][2] - 1
+    cubes = enumerate_cubes(5, 3, bound, 7)[:40]
+    trusted = refute_cubes(5, 3, bound, "lex", cubes)
+    out = refute_cubes(5, 3, bound, "lex", cubes, certified=True)
+    assert out.certificate_failure is None and out.refuted == trusted.refuted == cubes
+    assert set(out.certificates) == set(cubes) and len(reads) >= len(cubes) // 2
+    assert len({solver for solver, _, _ in reads}) == 1
+    total = sum(unread for _, _, unread in reads)
+    assert sum(c[1] for c in out.certificates.values()) <= total
+    written = [sum(unread for _, _, unread in reads[: i + 1]) for i in range(len(reads))]  # the proof's length at each read
+    assert all(on_disk <= unread + 8192 for _, on_disk, unread in reads)  # a block or two of slack
+    assert any(length > unread + 8192 for length, (_, _, unread) in zip(written, reads))  # so the file was cut

@@ -7,7 +7,8 @@ cube can hold hundreds of millions of them). The clause store is flat (`lits`, `
 watching its literals at positions 0 and 1, linked into one list per literal
 (`head`, `nxt`). Assignments are made at the top level (never undone: a clause that
 is the reason of one is never deleted, as in drat-trim) or temporarily, for one RUP
-check, and then undone.
+check, and then undone. The state lives between calls (drat_store.DratStore), so
+feed_kernel checks a proof piece by piece; compact_kernel drops deleted clauses.
 """
 
 from __future__ import annotations
@@ -15,79 +16,93 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["parse_binary_drat", "check_drat_kernel", "OK", "NOT_DERIVED", "BAD_LEMMA", "MALFORMED", "GOAL_FAILED"]
+__all__ = ["parse_binary_drat", "feed_kernel", "compact_kernel", "rehash_kernel", "OK", "BAD_LEMMA", "MALFORMED", "GOAL_FAILED", "REFUTED"]
 
-OK, NOT_DERIVED, BAD_LEMMA, MALFORMED, GOAL_FAILED = 0, 1, 2, 3, 4
+OK, BAD_LEMMA, MALFORMED, GOAL_FAILED, REFUTED = 0, 2, 3, 4, 5
+
+
+@numba.njit(cache=True)
+def _varint(data, at, n):
+    """(value, next byte, state) of the variable-length number at data[at]: state 0 read,
+    1 the bytes end inside it, 2 malformed (longer than 8 bytes)."""
+    value = 0
+    shift = 0
+    while True:
+        if shift > 56:
+            return value, at, 2
+        if at >= n:
+            return value, at, 1
+        b = data[at]
+        at += 1
+        value |= np.int64(b & 127) << shift
+        shift += 7
+        if b < 128:
+            return value, at, 0
 
 
 @numba.njit(cache=True)
 def parse_binary_drat(data):
-    """(status, kinds, starts, sizes, lits, offsets) of a binary DRAT proof: each step starts with
-    'a' (97, an addition: kind 0) or 'd' (100, a deletion: kind 1), then its literals
-    as variable-length numbers (7 bits a byte, low bits first, 2v + sign) and a 0 byte.
-    status MALFORMED when the bytes are not such a proof (truncated, a bad step byte,
-    a literal 0 or 1, a literal too large); offsets[i] is the byte where step i starts."""
+    """(status, kinds, starts, sizes, lits, offsets, consumed) of the complete steps of a
+    binary DRAT proof: each step starts with 'a' (97, an addition: kind 0) or 'd' (100,
+    a deletion: kind 1), then its literals as variable-length numbers (7 bits a byte,
+    low bits first, 2v + sign) and a 0 byte. A last step that the bytes cut short is
+    left out: `consumed` is the byte where it starts (len(data) when none is), for the
+    caller to hold back or refuse. status MALFORMED when the bytes are not such a proof
+    (a bad step byte, a literal 0 or 1, a literal too large); offsets[i] is the byte
+    where step i starts."""
     steps = 0
     nlits = 0
     at = 0
+    consumed = 0
     n = data.shape[0]
     empty = np.zeros(0, np.int64)
     no_lits = np.zeros(0, np.int32)
-    while at < n:  # first pass: count, and reject malformed input
+    while at < n:  # first pass: count the complete steps, and reject malformed input
         b = data[at]
         if b != 97 and b != 100:
-            return MALFORMED, empty, empty, empty, no_lits, empty
+            return MALFORMED, empty, empty, empty, no_lits, empty, 0
         at += 1
-        steps += 1
+        count = 0
+        state = 0
         while True:
             if at >= n:
-                return MALFORMED, empty, empty, empty, no_lits, empty
+                state = 1
+                break
             if data[at] == 0:
                 at += 1
                 break
-            value = 0
-            shift = 0
-            while True:
-                if at >= n or shift > 56:
-                    return MALFORMED, empty, empty, empty, no_lits, empty
-                b = data[at]
-                at += 1
-                value |= np.int64(b & 127) << shift
-                shift += 7
-                if b < 128:
-                    break
+            value, at, state = _varint(data, at, n)
+            if state == 2:
+                return MALFORMED, empty, empty, empty, no_lits, empty, 0
+            if state == 1:
+                break
             if value < 2 or value > (1 << 31) - 1:
-                return MALFORMED, empty, empty, empty, no_lits, empty
-            nlits += 1
+                return MALFORMED, empty, empty, empty, no_lits, empty, 0
+            count += 1
+        if state == 1:
+            break
+        steps += 1
+        nlits += count
+        consumed = at
     kinds = np.zeros(steps, np.int64)
     starts = np.zeros(steps, np.int64)
     sizes = np.zeros(steps, np.int64)
     lits = np.zeros(nlits, np.int32)
     offsets = np.zeros(steps, np.int64)
     at = 0
-    s = 0
     k = 0
-    while at < n:  # second pass: fill (the input is known to be well formed)
+    for s in range(steps):  # second pass: fill (the steps are known to be well formed)
         kinds[s] = 0 if data[at] == 97 else 1
         starts[s] = k
         offsets[s] = at
         at += 1
         while data[at] != 0:
-            value = 0
-            shift = 0
-            while True:
-                b = data[at]
-                at += 1
-                value |= np.int64(b & 127) << shift
-                shift += 7
-                if b < 128:
-                    break
+            value, at, _ = _varint(data, at, n)
             lits[k] = value
             k += 1
         at += 1
         sizes[s] = k - starts[s]
-        s += 1
-    return OK, kinds, starts, sizes, lits, offsets
+    return OK, kinds, starts, sizes, lits, offsets, consumed
 
 
 @numba.njit(cache=True)
@@ -280,66 +295,36 @@ def _find(c, lits, start, size, alive, hashes, bucket, chain, seen, stamp, mask)
 
 
 @numba.njit(cache=True)
-def check_drat_kernel(f_starts, f_sizes, f_lits, kinds, p_starts, p_sizes, p_lits, nlit, g_steps, g_starts, g_sizes, g_lits, rat_ok):
-    """Forward DRAT check. Formula clauses, proof steps and goals as (starts, sizes,
-    lits) over literal indices below `nlit`. Without goals: status OK when the formula
-    plus the checked lemmas is refuted by unit propagation, NOT_DERIVED when every
-    lemma checks but no conflict is reached. With goals (g_steps ascending): goal i
-    must be a RUP clause once the proof's first g_steps[i] steps are in (it is not
-    added), OK when every goal is, GOAL_FAILED (step = the goal) at the first that is
-    not. BAD_LEMMA (step = the step) for a lemma neither RUP nor, when `rat_ok`, RAT.
-    Returns (status, step, rat_lemmas)."""
-    nf = f_starts.shape[0]
-    cap = nf + p_starts.shape[0]
-    lits = np.zeros(f_lits.shape[0] + p_lits.shape[0], np.int32)
-    start = np.zeros(cap, np.int64)
-    size = np.zeros(cap, np.int64)
-    alive = np.zeros(cap, np.bool_)
-    hashes = np.zeros(cap, np.uint64)
-    chain = np.full(cap, -1, np.int64)
-    nbuckets = 1
-    while nbuckets < 2 * cap:
-        nbuckets *= 2
-    mask = np.uint64(nbuckets - 1)
-    bucket = np.full(nbuckets, -1, np.int64)
-    head = np.full(nlit, -1, np.int64)
-    nxt = np.full(2 * cap, -1, np.int64)
-    val = np.zeros(nlit, np.int8)
-    why = np.full(nlit // 2, -1, np.int64)
-    trail = np.zeros(nlit, np.int64)
-    seen = np.zeros(nlit, np.int64)
-    widest = 2
-    for i in range(nf):
-        widest = max(widest, f_sizes[i])
-    for i in range(p_sizes.shape[0]):
-        widest = max(widest, p_sizes[i])
-    work = np.zeros(2 * widest, np.int32)
-    used = 0
-    top = 0
-    conflict = False
-    rats = 0
-    nclauses = 0
-    stamp = 0
-    goal = 0
+def feed_kernel(lits, start, size, alive, hashes, chain, bucket, head, nxt, val, why, trail, seen, work, counters, kinds, p_starts, p_sizes, p_lits, trusted, g_steps, g_starts, g_sizes, g_lits, rat_ok):
+    """Forward DRAT check of one run of steps on the kept state (the clause store
+    `lits`, `start`, `size`, `alive`, `hashes`; the deletion index `chain`, `bucket`;
+    the watches `head`, `nxt`; the assignment `val`, `why`, `trail`; scratch `seen`,
+    `work`; `counters` = [used, top, nclauses, stamp, rat lemmas], updated). The steps
+    (kinds, starts, sizes, lits over literal indices) are clauses of the formula when
+    `trusted` (added unchecked), else proof steps: a lemma must be RUP or, when `rat_ok`,
+    RAT. Goal i (g_steps ascending) must be a RUP clause once the first g_steps[i] steps
+    are in (it is not added). The caller sizes the arrays for the steps.
+    Returns (status, index): OK (every step and goal checked), REFUTED (step `index`
+    brought propagation to a conflict: the formula is refuted, every goal follows),
+    BAD_LEMMA (step `index`) or GOAL_FAILED (goal `index`)."""
+    used, top, nclauses, stamp, rats = counters[0], counters[1], counters[2], counters[3], counters[4]
+    mask = np.uint64(bucket.shape[0] - 1)
+    nsteps = p_starts.shape[0]
     ngoals = g_steps.shape[0]
-    for step in range(-nf, p_starts.shape[0] + 1):
-        while step >= 0 and goal < ngoals and g_steps[goal] <= step:
-            if not _refutes(g_lits[g_starts[goal]:g_starts[goal] + g_sizes[goal]], g_sizes[goal], top, val, why, trail, lits, start, size, alive, head, nxt):
-                return GOAL_FAILED, goal, rats
+    goal = 0
+    status, index = OK, nsteps
+    for step in range(nsteps + 1):
+        while goal < ngoals and g_steps[goal] <= step:
+            if not _refutes(g_lits[g_starts[goal] : g_starts[goal] + g_sizes[goal]], g_sizes[goal], top, val, why, trail, lits, start, size, alive, head, nxt):
+                status, index = GOAL_FAILED, goal
+                break
             goal += 1
-        if step == p_starts.shape[0]:
+        if status != OK or step == nsteps:
             break
-        formula = step < 0
-        if formula:
-            i = step + nf
-            kind, a, b = 0, f_starts[i], f_starts[i] + f_sizes[i]
-            src = f_lits
-        else:
-            kind, a, b = kinds[step], p_starts[step], p_starts[step] + p_sizes[step]
-            src = p_lits
+        kind, a, b = kinds[step], p_starts[step], p_starts[step] + p_sizes[step]
         c = nclauses
         stamp += 1
-        end, tautology = _store(c, src, a, b, lits, start, size, used, seen, stamp)
+        end, tautology = _store(c, p_lits, a, b, lits, start, size, used, seen, stamp)
         if kind == 1:  # a deletion: drop the matching clause unless it is a reason
             hashes[c] = _clause_hash(lits, start[c], size[c])
             stamp += 1
@@ -350,17 +335,15 @@ def check_drat_kernel(f_starts, f_sizes, f_lits, kinds, p_starts, p_sizes, p_lit
                 if not reason:
                     alive[d] = False
             continue
-        if not formula and not tautology and not _refutes(lits[start[c]:end], size[c], top, val, why, trail, lits, start, size, alive, head, nxt):
-            nclauses += 1  # visible to the RAT check's scan, not yet watched
-            used = end
-            alive[c] = True
+        nclauses += 1
+        used = end
+        alive[c] = True
+        if not trusted and not tautology and not _refutes(lits[start[c] : end], size[c], top, val, why, trail, lits, start, size, alive, head, nxt):
+            # not RUP; it is visible to the RAT check's scan, not yet watched
             if not rat_ok or not _has_rat(c, nclauses, top, val, why, trail, lits, start, size, alive, head, nxt, work):
-                return BAD_LEMMA, step, rats
+                status, index = BAD_LEMMA, step
+                break
             rats += 1
-        else:
-            nclauses += 1
-            used = end
-            alive[c] = True
         if tautology:
             alive[c] = False  # satisfied by every assignment: never propagates
             continue
@@ -373,7 +356,65 @@ def check_drat_kernel(f_starts, f_sizes, f_lits, kinds, p_starts, p_sizes, p_lit
         if not conflict:
             conflict, top = _propagate(q, top, val, why, trail, lits, start, size, alive, head, nxt)
         if conflict:  # the formula is refuted: every goal left follows
-            return OK, step, rats
-    if ngoals > 0:
-        return OK, p_starts.shape[0], rats
-    return NOT_DERIVED, p_starts.shape[0], rats
+            status, index = REFUTED, step
+            break
+    counters[0], counters[1], counters[2], counters[3], counters[4] = used, top, nclauses, stamp, rats
+    return status, index
+
+
+@numba.njit(cache=True)
+def compact_kernel(lits, start, size, alive, hashes, head, nxt, why, counters):
+    """Drop the deleted clauses from the store, so that it stays the size of the live
+    clauses: the live ones move to the front in their order (new numbers), with their
+    literals; reasons are renumbered; each watch list is relinked in the same order
+    without the dead clauses' nodes (as propagation would drop them lazily), so the
+    check goes on exactly as it would have. The caller rebuilds the deletion index."""
+    nclauses = counters[2]
+    renumber = np.full(nclauses, -1, np.int64)
+    k = 0
+    used = 0
+    for c in range(nclauses):
+        if not alive[c]:
+            continue
+        s, m = start[c], size[c]
+        for j in range(m):
+            lits[used + j] = lits[s + j]
+        start[k], size[k], hashes[k], alive[k] = used, m, hashes[c], True
+        renumber[c] = k
+        used += m
+        k += 1
+    alive[k:nclauses] = False
+    for v in range(why.shape[0]):  # a reason is live; a stale entry (unassigned) is dropped
+        r = why[v]
+        if r >= 0:
+            why[v] = renumber[r] if r < nclauses else -1
+    relinked = np.full(nxt.shape[0], -1, np.int64)
+    for lit in range(head.shape[0]):
+        node = head[lit]
+        head[lit] = -1
+        last = -1
+        while node != -1:
+            c = node >> 1
+            if renumber[c] != -1:
+                moved = 2 * renumber[c] + (node & 1)
+                if last == -1:
+                    head[lit] = moved
+                else:
+                    relinked[last] = moved
+                last = moved
+            node = nxt[node]
+    nxt[:] = relinked
+    counters[0], counters[2] = used, k
+
+
+@numba.njit(cache=True)
+def rehash_kernel(alive, hashes, chain, bucket, nclauses):
+    """Rebuild the deletion index (hash buckets chained newest first) of the live
+    clauses, after the store was compacted or the buckets resized."""
+    bucket[:] = -1
+    mask = np.uint64(bucket.shape[0] - 1)
+    for c in range(nclauses):
+        if alive[c]:
+            slot = hashes[c] & mask
+            chain[c] = bucket[slot]
+            bucket[slot] = c

@@ -5,9 +5,14 @@ An UNSAT answer from CaDiCaL is otherwise trusted. Here the solver logs a DRAT p
 that imports no solver, checks it. One incremental solver refutes a run of cubes
 under assumptions; after each UNSAT call the clause "not this cube" must follow by
 unit propagation from the formula and the proof so far (a goal at that byte of the
-proof; lemmas must be RUP: see core.drat.check_drat). The proof is checked every
-CHUNK_SECONDS of solving, and the solver is then started afresh with an empty proof,
-so a run stopped by its budget loses one chunk at most and no proof grows without end.
+proof; lemmas must be RUP: see core.drat.check_drat). Every CHUNK_SECONDS of solving,
+the bytes the solver wrote since the last check go to an incremental checker
+(core.drat.DratChecker) with the goals marked since, and the cubes whose goals follow
+are certified; the solver goes on with all it learned (a fresh solver per chunk lost
+it, and n = 8's hard cubes need it: docs/hexagon.md). So a run stopped by its budget
+loses one chunk at most; the checked bytes are cut from the proof file (it stays
+sparse, the size of one chunk on disk) and the checker drops deleted clauses, so
+neither disk nor memory grows with the proof.
 
 Why one solver per run and not a fresh one per cube with the cube as unit clauses (the
 plainest certificate): in a one-off measurement (n = 6, level 3, 484 cubes, one loaded
@@ -22,12 +27,12 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from puzzlelab.core.drat import DratVerdict, check_drat
+from puzzlelab.core.drat import DratChecker, DratVerdict
 from puzzlelab.puzzles.hexagon.sat_solver import SOLVER
 
 __all__ = ["CHUNK_SECONDS", "CubeCertificate", "ProofLog"]
 
-CHUNK_SECONDS = 30.0  # of solving, between checks (and fresh solvers) in a certified run
+CHUNK_SECONDS = 30.0  # of solving, between checks of the proof in a certified run
 
 
 @dataclass(frozen=True)
@@ -45,8 +50,10 @@ class CubeCertificate:
 
 
 def _proof_file(solver):
-    """The file PySAT's solver writes its binary proof to, flushed (PySAT keeps it in
-    `prfile`/`prfp`; `get_proof()` would decode it into text line by line)."""
+    """The file PySAT's solver writes its binary proof to, flushed: PySAT keeps it in
+    `prfile` and CaDiCaL writes through a C FILE on the same descriptor (`prfp`), which
+    buffers; `flushpr` empties that buffer, after which the file holds every step of
+    the calls made so far (tests/core/test_drat_incremental.py checks it)."""
     import pysolvers  # PySAT's C extension
 
     backend = solver.solver
@@ -54,35 +61,42 @@ def _proof_file(solver):
     return backend.prfile
 
 
+def _proof_end(solver) -> int:
+    """The proof's length so far: where CaDiCaL's next step goes (the descriptor's
+    offset: the file's size is no guide once its checked bytes are cut, ProofLog.proof)."""
+    return os.lseek(_proof_file(solver).fileno(), 0, os.SEEK_CUR)
+
+
 @dataclass
 class ProofLog:
-    """One proof-logging solver for `clauses` and the cubes refuted on it since its last
-    check: `mark` after each UNSAT call, `check` to verify them and start afresh."""
+    """One proof-logging solver for `clauses`, kept for the whole run, and a checker
+    that follows its proof: `mark` after each UNSAT call, `check` to verify the cubes
+    marked since (goals, patterns, seconds: those not yet certified) against the bytes
+    the solver wrote since the last check."""
 
     clauses: list
     solver: object = None
+    checker: DratChecker | None = None
     goals: list = field(default_factory=list)
     patterns: list = field(default_factory=list)
     seconds: list = field(default_factory=list)
     started: float = 0.0
+    read: int = 0  # bytes of the proof read so far
+    handed: int = 0  # of the goals above, those the checker has been given
+    certified: int = 0  # goals certified so far
+    before: int = 0  # the offset of the last certified goal
 
     def __post_init__(self) -> None:
-        self.renew()
-
-    def renew(self) -> None:
         from pysat.solvers import Solver
 
-        if self.solver is not None:
-            self.solver.delete()
         self.solver = Solver(name=SOLVER, bootstrap_with=self.clauses, with_proof=True)
-        self.goals, self.patterns, self.seconds = [], [], []
+        self.checker = DratChecker(self.clauses, binary=True, rat=False)
         self.started = time.perf_counter()
 
     def mark(self, pattern: str, assumptions: list[int], seconds: float) -> None:
         """The call under `assumptions` just answered UNSAT: their negation is a goal at
         the proof's current end."""
-        at = os.fstat(_proof_file(self.solver).fileno()).st_size
-        self.goals.append((at, [-lit for lit in assumptions]))
+        self.goals.append((_proof_end(self.solver), [-lit for lit in assumptions]))
         self.patterns.append(pattern)
         self.seconds.append(seconds)
 
@@ -90,25 +104,51 @@ class ProofLog:
         return bool(self.patterns) and time.perf_counter() - self.started >= CHUNK_SECONDS
 
     def proof(self) -> bytes:
-        handle = _proof_file(self.solver)
-        handle.seek(0)
-        return handle.read()
+        """The proof's bytes since the last read. Those read are then cut from the file
+        (ftruncate: the solver writes on at its own offset, so the file becomes sparse
+        and its disk use is the bytes not yet read, while offsets stay the proof's)."""
+        end = _proof_end(self.solver)
+        fd = _proof_file(self.solver).fileno()
+        parts = []
+        while self.read < end:
+            part = os.pread(fd, min(end - self.read, 1 << 26), self.read)
+            if not part:
+                raise OSError(f"the proof file ends at byte {self.read}, before its end {end}")
+            parts.append(part)
+            self.read += len(part)
+        os.ftruncate(fd, 0)
+        return b"".join(parts)
 
-    def check(self, proof: bytes | None = None) -> tuple[DratVerdict | None, dict[str, CubeCertificate]]:
-        """Check the goals marked since the last check against the proof (this solver's,
-        unless given): (verdict, each refuted cube's certificate), no certificates when
-        the check fails, (None, {}) when nothing was marked. `renew` goes on afresh."""
+    def check(self, final: bool = False) -> tuple[DratVerdict | None, dict[str, CubeCertificate]]:
+        """Check the goals marked since the last check against the proof's new bytes:
+        (verdict, the certificate of each cube whose goal now follows), no certificates
+        when the check fails (failed_goal counts from the first cube not certified),
+        (None, {}) when nothing was marked. `final`: the proof ends here (the run is
+        over), so every goal is settled. The cubes not certified stay marked."""
         if not self.patterns:
             return None, {}
-        verdict = check_drat(self.clauses, self.proof() if proof is None else proof, binary=True, goals=self.goals, rat=False)
-        certificates: dict[str, CubeCertificate] = {}
-        if verdict.ok:
-            before = 0
-            for pattern, (at, _), seconds in zip(self.patterns, self.goals, self.seconds):
-                share = (at - before) / max(1, verdict.proof_bytes)
-                certificates[pattern] = CubeCertificate(seconds, at - before, verdict.seconds * share)
-                before = at
-        return verdict, certificates
+        was = self.checker.progress()
+        data = self.proof()
+        done = self.checker.feed(data, self.goals[self.handed :], final=final)
+        self.handed = len(self.goals)
+        seconds = done.seconds - was.seconds
+        counts = dict(lemmas=done.lemmas - was.lemmas, deletions=done.deletions - was.deletions, seconds=seconds, proof_bytes=len(data))
+        if done.error is not None:
+            failed = None if done.failed_goal is None else done.failed_goal - self.certified
+            return DratVerdict(False, done.error, failed_goal=failed, **counts), {}
+        k = done.goals - self.certified
+        shares = [at - before for (at, _), before in zip(self.goals[:k], [self.before] + [at for at, _ in self.goals[: k - 1]])]
+        certificates = {
+            pattern: CubeCertificate(solved, share, seconds * share / max(1, sum(shares)))
+            for pattern, solved, share in zip(self.patterns[:k], self.seconds[:k], shares)
+        }
+        if k:
+            self.before = self.goals[k - 1][0]
+        del self.goals[:k], self.patterns[:k], self.seconds[:k]
+        self.handed -= k
+        self.certified += k
+        self.started = time.perf_counter()
+        return DratVerdict(True, f"{k} goals follow", **counts), certificates
 
     def delete(self) -> None:
         if self.solver is not None:

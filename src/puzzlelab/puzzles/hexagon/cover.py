@@ -73,7 +73,7 @@ def _certified_gap(enc, clauses, order, pruned: list[str], outside: list[str], c
                 return node
             log.mark(node, assumptions, 0.0)
         patterns = list(log.patterns)
-        verdict, _ = log.check()
+        verdict, _ = log.check(final=True)
         if verdict is not None and not verdict.ok:  # a bad lemma fails them all: name the first
             return patterns[verdict.failed_goal or 0]
     finally:

@@ -167,12 +167,10 @@ def _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts: int | N
             if budget.expired():
                 out.open = patterns[i:]
                 break
-            if log is not None and log.due():  # check the chunk, go on with a fresh solver
+            if log is not None and log.due():  # check the proof written since the last check
                 if not _certify(log, out, interim):
                     out.open = patterns[i:]
                     break
-                log.renew()
-                solver = log.solver
             assumptions = cube_assumptions(enc, order, pattern)
             t0, c0 = time.perf_counter(), _conflicts(solver)
             splittable = split_conflicts is not None and len(pattern) + split_extra <= len(order)
@@ -206,7 +204,7 @@ def _refute_by_sat(n, level, bound, symmetry, patterns, split_conflicts: int | N
                 interim(Refuted(pattern, seconds))
         out.conflicts = _conflicts(solver)
         if log is not None and out.certificate_failure is None:
-            _certify(log, out, interim)
+            _certify(log, out, interim, final=True)
         if out.certificate_failure is not None:  # refuted, but not certified: still open
             out.open = sorted(set(out.open) | set(log.patterns), key=patterns.index)
     finally:
@@ -218,11 +216,11 @@ def _conflicts(solver) -> int:
     return int((solver.accum_stats() or {}).get("conflicts", 0))
 
 
-def _certify(log: ProofLog, out: RefuteOutcome, interim) -> bool:
-    """Check the cubes refuted since the last check (certify.ProofLog): when their
-    certificate holds, they count as refuted (and are reported); when not, the failure
-    is noted and they stay open. Returns whether it held."""
-    verdict, certificates = log.check()
+def _certify(log: ProofLog, out: RefuteOutcome, interim, final: bool = False) -> bool:
+    """Check the cubes refuted since the last check (certify.ProofLog; `final`: the
+    run is over): those whose certificate holds count as refuted (and are reported);
+    when it fails, the failure is noted and they stay open. Returns whether it held."""
+    verdict, certificates = log.check(final)
     if verdict is None:
         return True
     if not verdict.ok:

@@ -117,7 +117,10 @@ def run_full(
         done = SearchOutcome(known[0], known[1], 0, extra["bounds"]["nodes"], True, 1, 1, extra["bounds"]["bound_seconds"])
         return to_result(done, method_name, roam=roam, proves=not max_added, counted=False, extra=extra)
     if subtrees == 0:
-        subtrees = 16 * workers if workers > 1 else (256 if checkpoint else (32 if n >= 20 else 0))
+        # 128 a worker: n = 28 on 2 workers took 20.1-20.5 s wall with 16 a worker, 18.4 s
+        # with 128 and 18.3 s with 512 (bench_matchsticks_proofs.py --n 28 --subtrees K):
+        # a few large subtrees leave one worker idle at the end
+        subtrees = 128 * workers if workers > 1 else (256 if checkpoint else (32 if n >= 20 else 0))
     if backend != "local" and subtrees < 64:
         subtrees = 64
     try:

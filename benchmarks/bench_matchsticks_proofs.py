@@ -47,6 +47,7 @@ def prove(n: int, workers: int, budget: float, checkpoint: str | None, subtrees:
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     stats = result.stats
     return {
+        **_subtree_seconds(checkpoint),
         "n": n,
         "value": result.value,
         "published": published_table()[n]["best_known"],
@@ -62,6 +63,16 @@ def prove(n: int, workers: int, budget: float, checkpoint: str | None, subtrees:
         "workers": workers,
         "solution": result.solution,
     }
+
+
+def _subtree_seconds(checkpoint: str | None) -> dict:
+    """The kernel seconds of every subtree in the checkpoint, resumed ones included: a
+    proof spread over several sessions has no single wall time, this is its CPU cost."""
+    if not checkpoint or not os.path.exists(checkpoint):
+        return {}
+    with open(checkpoint) as handle:
+        done = json.load(handle).get("done", {})
+    return {"subtree_cpu_seconds": round(sum(float(v.get("seconds", 0.0)) for v in done.values()), 1)}
 
 
 def _show(row: dict, label: str) -> None:

@@ -5,11 +5,15 @@ ours beside the published value with the time of each n, and a closing note per 
 
 Run: python benchmarks/bench_matchsticks_columns.py [--columns diagonal1 diagonal20 greedy]
      [--n-from 1] [--n-to 63] [--budget-per-n 600] [--column-budget 3600] [--workers 1]
-     [--record] [--stored]
+     [--record] [--stored] [--checkpoints proofs]
 --record writes every complete, verified result into the shipped file
 (`src/puzzlelab/puzzles/matchsticks/data/restricted_columns.json`, see `columns.py`) as it
 comes, and skips the n already there (so a stopped run resumes); --stored prints the
 shipped rows (re-verified on load) with the seconds they took, solving nothing.
+--checkpoints DIR keeps each greedy search's finished subtrees in
+DIR/matchsticks-greedy-nN.json, so a search stopped by its budget or the session resumes
+there (the file is removed once the row is recorded; the row then says how many
+subtrees were resumed and the CPU seconds of all of them).
 A column stops at the first n whose search does not complete within --budget-per-n
 (larger n only take longer) or when --column-budget is spent.
 """
@@ -17,6 +21,7 @@ A column stops at the first n whose search does not complete within --budget-per
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import subprocess
@@ -48,6 +53,16 @@ def _provenance(workers: int) -> dict:
     }
 
 
+def _resumed(checkpoint: str | None, result) -> dict:
+    """For a search that ran from a checkpoint: subtrees resumed, and the kernel CPU
+    seconds of every subtree (its wall time over several sessions is not one figure)."""
+    if not checkpoint or not os.path.exists(checkpoint):
+        return {}
+    with open(checkpoint) as handle:
+        done = json.load(handle).get("done", {})
+    return {"resumed_subtrees": result.stats.get("resumed_subtrees", 0), "subtree_cpu_seconds": round(sum(float(v.get("seconds", 0.0)) for v in done.values()), 1)}
+
+
 def _line(name: str, n: int, value, published: int, verdict: str, seconds: float, nodes) -> None:
     nodes_text = "" if nodes is None else f"  nodes {nodes:,}"
     print(f"{name:<10} n={n:>2}  ours {value}  published {published}  {verdict:<10} {seconds:9.2f} s{nodes_text}", flush=True)
@@ -74,6 +89,10 @@ def run_column(name: str, args) -> list[dict]:
         if left <= 0:
             print(f"{name}: column budget spent before n={n}", flush=True)
             break
+        checkpoint = None
+        if args.checkpoints and method == "greedy":
+            checkpoint = os.path.join(args.checkpoints, f"matchsticks-greedy-n{n}.json")
+            options = dict(options, checkpoint=checkpoint)
         started = time.perf_counter()
         result = PUZZLE.solve(Instance(n), method, budget=Budget(min(args.budget_per_n, left)), **options)
         seconds = time.perf_counter() - started
@@ -85,7 +104,10 @@ def run_column(name: str, args) -> list[dict]:
         rows.append(row)
         _line(name, n, result.value, published, "=" if row["equal"] and complete else ("MISMATCH" if complete else "incomplete"), seconds, row["nodes"])
         if complete and result.verified and args.record:
-            record_row(data_file(), name, result, n, seconds, _provenance(args.workers))
+            extra = _resumed(checkpoint, result)
+            record_row(data_file(), name, result, n, seconds, _provenance(args.workers), extra=extra)
+            if checkpoint and os.path.exists(checkpoint):
+                os.remove(checkpoint)
         if not complete:
             break
     done = [r for r in rows if r["complete"]]
@@ -106,6 +128,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--record", action="store_true", help="write complete verified results into the shipped file; skip those there")
     parser.add_argument("--stored", action="store_true", help="print the shipped results only")
+    parser.add_argument("--checkpoints", default=None, help="folder for the greedy searches' checkpoints (resumable)")
     parser.add_argument("--out", default="matchsticks_columns")
     args = parser.parse_args()
     rows = []

@@ -26,7 +26,7 @@ from puzzlelab import cli
 from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.result import Budget, Verdict
 from puzzlelab.puzzles.matchsticks import PUZZLE
-from puzzlelab.puzzles.matchsticks import full as full_module
+from puzzlelab.puzzles.matchsticks import plan as plan_module
 from puzzlelab.puzzles.matchsticks import search as search_module
 from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
 from puzzlelab.puzzles.matchsticks.model import Instance
@@ -339,8 +339,8 @@ def test_unlabelled_squares_are_found_at_labelled_corners():
     assert verdict.ok and verdict.value == oracle(3, [(3, 0, 0), (2, 1, 1), (1, 0, 0)], 0)
 
 
-def full_solve(checkpoint: Path, n: int = 12, **options):
-    return PUZZLE.solve(PUZZLE.parse(n), "full", budget=10, checkpoint=str(checkpoint), count_solutions=True, **options)
+def full_solve(checkpoint: Path, n: int = 12, method: str = "full", **options):
+    return PUZZLE.solve(PUZZLE.parse(n), method, budget=10, checkpoint=str(checkpoint), count_solutions=True, **options)
 
 
 @pytest.mark.parametrize(
@@ -355,20 +355,22 @@ def full_solve(checkpoint: Path, n: int = 12, **options):
         b"[" * 100_000,
     ],
 )
-def test_a_file_that_is_not_this_search_checkpoint_is_refused_and_kept(tmp_path, content):
+@pytest.mark.parametrize("method", ["full", "greedy"])
+def test_a_file_that_is_not_this_search_checkpoint_is_refused_and_kept(tmp_path, content, method):
     path = tmp_path / "mine.json"
     path.write_bytes(content)
     started = time.perf_counter()
     with pytest.raises(InvalidInstance) as info:
-        full_solve(path)
+        full_solve(path, method=method)
     assert info.value.field == "checkpoint" and "\n" not in str(info.value)
     assert path.read_bytes() == content
     assert time.perf_counter() - started < 5  # refused before the bound searches
 
 
-def test_a_forged_or_damaged_checkpoint_is_refused(tmp_path):
+@pytest.mark.parametrize("method", ["full", "greedy"])
+def test_a_forged_or_damaged_checkpoint_is_refused(tmp_path, method):
     path = tmp_path / "ck.json"
-    good = full_solve(path)
+    good = full_solve(path, method=method)
     assert good.verified and path.is_file()
     data = json.loads(path.read_text())
     for forge in (
@@ -382,7 +384,7 @@ def test_a_forged_or_damaged_checkpoint_is_refused(tmp_path):
     ):
         path.write_text(json.dumps({**data, **forge}))
         with pytest.raises(InvalidInstance) as info:
-            full_solve(path)
+            full_solve(path, method=method)
         assert info.value.field == "checkpoint", forge
 
 
@@ -421,18 +423,19 @@ def test_every_path_or_machine_option_is_local_only():
                 assert option.local_only, (method.name, option.name)
 
 
-def test_subtrees_that_cannot_fit_are_refused_up_front(monkeypatch):
-    monkeypatch.setattr(full_module, "memory_allowed", lambda budget=None: 10_000_000)
+@pytest.mark.parametrize("method", ["full", "greedy"])
+def test_subtrees_that_cannot_fit_are_refused_up_front(monkeypatch, method):
+    monkeypatch.setattr(plan_module, "memory_allowed", lambda budget=None: 10_000_000)
     started = time.perf_counter()
     with pytest.raises(InvalidInstance, match="--subtrees: 10000000 subtrees need") as info:
-        PUZZLE.solve(PUZZLE.parse(30), "full", budget=20, subtrees=10_000_000)
+        PUZZLE.solve(PUZZLE.parse(30), method, budget=20, subtrees=10_000_000)
     assert info.value.status == 413 and time.perf_counter() - started < 3
 
 
 def test_the_memory_figure_follows_the_budget_when_it_states_one():
-    full_module._check_up_front(make_descriptor(30), None, 100_000, Budget(10))  # fits half this machine
+    plan_module.check_search_plan(make_descriptor(30), None, 100_000, Budget(10))  # fits half this machine
     with pytest.raises(InvalidInstance, match="more than the 1.0 MB allowed"):
-        full_module._check_up_front(make_descriptor(30), None, 100_000, SimpleNamespace(memory_bytes=1_000_000))
+        plan_module.check_search_plan(make_descriptor(30), None, 100_000, SimpleNamespace(memory_bytes=1_000_000))
 
 
 def test_planning_stops_at_the_budget_and_at_the_memory_allowed(monkeypatch):

@@ -150,6 +150,25 @@ def test_checkpoint_resumes_after_an_interruption(tmp_path):
         PUZZLE.solve(Instance(18), "full", budget=300, checkpoint=str(path), bound=226)
 
 
+def test_greedy_checkpoint_resumes_to_the_published_greedy_value(tmp_path):
+    # The columns campaign runs greedy for hours at n >= 45, so greedy resumes too;
+    # n = 30 is the first n whose greedy search cuts into many subtrees quickly.
+    path = tmp_path / "greedy30.json"
+    budget = Budget()
+
+    def stop_after_five(event):
+        if event.done >= 5:
+            budget.cancel()
+
+    first = PUZZLE.method("greedy").function(Instance(30), budget=budget, progress=stop_after_five, seed=0, subtrees=40, checkpoint=str(path))
+    assert first.stats["subtrees_done"] == 5 and not first.stats["complete"]
+    second = PUZZLE.solve(Instance(30), "greedy", budget=300, subtrees=40, checkpoint=str(path))
+    assert second.verified and second.stats["complete"] and second.stats["resumed_subtrees"] == 5
+    assert second.value == ROWS[30]["greedy_best"]
+    with pytest.raises(InvalidInstance, match="another search"):
+        PUZZLE.solve(Instance(30), "greedy", budget=300, slack=1, checkpoint=str(path))
+
+
 def test_out_of_time_gives_the_best_so_far_not_a_traceback():
     result = PUZZLE.solve(Instance(34), "full", budget=1.0)
     assert result.verified and result.status == Status.FEASIBLE

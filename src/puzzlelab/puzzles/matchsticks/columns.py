@@ -77,9 +77,12 @@ def shipped_columns() -> dict[str, Any]:
     return {"provenance": data.get("provenance"), "columns": columns}
 
 
-def record_row(path: str | os.PathLike, column: str, result: Any, n: int, seconds: float, provenance: dict[str, Any]) -> dict[str, Any]:
+def record_row(
+    path: str | os.PathLike, column: str, result: Any, n: int, seconds: float, provenance: dict[str, Any], extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Add (or replace) one complete, verified result in the JSON file at `path`
-    (written whole to a temporary file, then renamed). Returns the row."""
+    (written whole to a temporary file, then renamed); `extra` adds fields (a resumed
+    search's figures). Returns the row."""
     row = {
         "n": n,
         "value": result.value,
@@ -89,6 +92,7 @@ def record_row(path: str | os.PathLike, column: str, result: Any, n: int, second
         "seconds": round(seconds, 2),
         "recorded": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "commit": provenance.get("commit"),
+        **(extra or {}),
     }
     check_row(column, row)
     target = Path(path)

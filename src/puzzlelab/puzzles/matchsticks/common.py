@@ -6,7 +6,7 @@ from __future__ import annotations
 from puzzlelab.core.puzzle import InvalidInstance, Option
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA, Instance
 
-__all__ = ["ROAM", "COUNT", "WORKERS", "BOUND", "FREE_BELOW", "check_roam", "limit_from"]
+__all__ = ["ROAM", "COUNT", "WORKERS", "BOUND", "FREE_BELOW", "SUBTREES", "CHECKPOINT", "check_roam", "limit_from"]
 
 ROAM = Option(
     "roam",
@@ -23,6 +23,10 @@ COUNT = Option(
     "also count the optimal solutions of the search, up to the symmetry it breaks (stats.optimal_solutions)",
 )
 WORKERS = Option("workers", "int", 1, "worker processes sharing the subtrees (core.parallel)", minimum=1, maximum=256)
+SUBTREES = Option("subtrees", "int", 0, "cut the search into at least this many subtrees (0: automatic)", minimum=0, maximum=10_000_000)
+CHECKPOINT = Option(
+    "checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it", local_only=True
+)
 BOUND = Option("bound", "int", None, "search only answers of at most this many matches", minimum=0)
 FREE_BELOW = Option(
     "free_below",

@@ -26,11 +26,10 @@ from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.matchsticks.checkpoint import Checkpoint
 from puzzlelab.puzzles.matchsticks.common import check_roam
-from puzzlelab.puzzles.matchsticks.limits import format_bytes, memory_allowed, prefix_bytes
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
+from puzzlelab.puzzles.matchsticks.plan import check_search_plan, default_subtrees
 from puzzlelab.puzzles.matchsticks.search import SearchOutcome, make_descriptor, run_search
 
 __all__ = ["run_full", "best_bound"]
@@ -102,7 +101,7 @@ def run_full(
         raise InvalidInstance(f"option --bound: expected a non-negative total, got {bound}", field="bound")
     # A bound given without an answer: look for answers of at most that many matches.
     base = make_descriptor(n, roam=roam, max_added=max_added, count=count_solutions, bound=None if bound is None else bound + 1)
-    _check_up_front(base, checkpoint, subtrees, budget)
+    check_search_plan(base, checkpoint, subtrees, budget)
     extra: dict[str, Any] = {"max_added": max_added}
     known = None
     if bound is None:
@@ -117,10 +116,7 @@ def run_full(
         done = SearchOutcome(known[0], known[1], 0, extra["bounds"]["nodes"], True, 1, 1, extra["bounds"]["bound_seconds"])
         return to_result(done, method_name, roam=roam, proves=not max_added, counted=False, extra=extra)
     if subtrees == 0:
-        # 128 a worker: n = 28 on 2 workers took 20.1-20.5 s wall with 16 a worker, 18.4 s
-        # with 128 and 18.3 s with 512 (bench_matchsticks_proofs.py --n 28 --subtrees K):
-        # a few large subtrees leave one worker idle at the end
-        subtrees = 128 * workers if workers > 1 else (256 if checkpoint else (32 if n >= 20 else 0))
+        subtrees = default_subtrees(n, workers, checkpoint)
     if backend != "local" and subtrees < 64:
         subtrees = 64
     try:
@@ -144,21 +140,3 @@ def run_full(
     elif known is not None and outcome.best is not None:
         extra["improved_bound"] = True
     return to_result(outcome, method_name, roam=roam, proves=not max_added, counted=count_solutions, extra=extra)
-
-
-
-def _check_up_front(base: dict[str, Any], checkpoint: str | None, subtrees: int, budget: Budget) -> None:
-    """Before any search: the checkpoint file is this search's (or absent, in a
-    writable place), and the subtrees asked for fit the memory allowed."""
-    try:
-        Checkpoint(checkpoint, base).check()
-    except ValueError as exc:
-        raise InvalidInstance(f"option --checkpoint: {exc}", field="checkpoint") from None
-    need, allowed = subtrees * prefix_bytes(3), memory_allowed(budget)
-    if need > allowed:
-        raise InvalidInstance(
-            f"option --subtrees: {subtrees} subtrees need at least {format_bytes(need)} to plan, more than the "
-            f"{format_bytes(allowed)} allowed; ask for fewer (0: automatic)",
-            field="subtrees",
-            status=413,
-        )

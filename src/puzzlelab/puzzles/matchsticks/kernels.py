@@ -583,10 +583,19 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             rmask = np.uint64(0) if dead else _pairs(rr, t, slack, side)
             cmask = _pairs(rc, t, slack, side)
             top_k = 0 if dead else _column_masks(fc, t, cmask, slack, masks)
+            # Greedy keeps only the cheapest (+ its slack), so once a placement of cost
+            # c is seen, rows and columns that cannot give c + greedy_slack are skipped
+            # too. The threshold starts from size t's last lookahead placement (a legal
+            # placement, or under symmetry the mirror of one, which costs the same).
+            within = slack
+            if greedy and not dead:
+                hx = hint_x[t]
+                hy = hint_y[t]
+                within = min(slack, _added(rows, cols, t, hx, hy, run << np.uint64(hx), run << np.uint64(hy)) + greedy_slack)
             while rmask:
                 y = _low(rmask)
                 rmask &= rmask - one
-                room = slack - _side_floor(fr, y, t)
+                room = within - _side_floor(fr, y, t)
                 if room < 0:
                     continue
                 top = rows[y]
@@ -612,6 +621,8 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     if not (max_added and c > 2 * t):
                         if c < cheapest:
                             cheapest = c
+                            if greedy and c + greedy_slack < within:
+                                within = c + greedy_slack
                         if c <= slack:
                             raw_id[m_count] = p
                             raw_cost[m_count] = c

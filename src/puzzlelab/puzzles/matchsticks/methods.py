@@ -1,13 +1,13 @@
 """The matchsticks methods: names, summaries, options, and their run functions as lazy
 `"module:function"` references, so that loading the puzzle imports no search module
 and no numba kernel until a method runs. Options that name a file or a machine of the
-one who runs the search (`full`'s checkpoint, backend, address) are `local_only`: the
+one who runs the search (the checkpoint of `full` and `greedy`, backend, address) are `local_only`: the
 REST service refuses them from a client (issue 22)."""
 
 from __future__ import annotations
 
 from puzzlelab.core.puzzle import Method, Option
-from puzzlelab.puzzles.matchsticks.common import BOUND, COUNT, FREE_BELOW, ROAM, WORKERS
+from puzzlelab.puzzles.matchsticks.common import BOUND, CHECKPOINT, COUNT, FREE_BELOW, ROAM, SUBTREES, WORKERS
 
 __all__ = ["METHODS"]
 
@@ -28,10 +28,8 @@ METHODS: tuple[Method, ...] = (
             COUNT,
             Option("bound", "int", None, "search only answers of at most this many matches (skips the bound methods)", minimum=0),
             WORKERS,
-            Option("subtrees", "int", 0, "cut the search into at least this many subtrees (0: automatic)", minimum=0, maximum=10_000_000),
-            Option(
-                "checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it", local_only=True
-            ),
+            SUBTREES,
+            CHECKPOINT,
             ROAM,
             Option(
                 "backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray"), local_only=True
@@ -56,6 +54,8 @@ METHODS: tuple[Method, ...] = (
             COUNT,
             ROAM,
             WORKERS,
+            SUBTREES,
+            CHECKPOINT,
         ),
     ),
 )

@@ -63,7 +63,7 @@ def main() -> None:
     rows = []
     for i in range(args.grids):
         free = random_grid(rng, 15, 60, 0.05)
-        dp_s, dp_cpu, (count, squares, _) = timed(lambda: solve_exact(free), args.repeats)
+        dp_s, dp_cpu, (count, squares, dp_stats) = timed(lambda: solve_exact(free), args.repeats)
         cp_s, cp_cpu, (status, value, cp_squares, bound, _) = timed(
             lambda: cpsat_tiling(free, budget=Budget(args.cpsat_limit), threads=1), 1
         )
@@ -78,6 +78,8 @@ def main() -> None:
                 "squares": count,
                 "dp_s": dp_s,
                 "dp_cpu_s": dp_cpu,
+                "dp_derived": dp_stats["derived"],
+                "dp_peak_states": dp_stats["peak_states"],
                 "cpsat_s": cp_s,
                 "cpsat_cpu_s": cp_cpu,
                 "cpsat_optimal": proven,
@@ -86,7 +88,8 @@ def main() -> None:
             }
         )
         print(
-            f"15x60 grid {i}: {count} squares   dp {dp_s:7.3f} s ({dp_cpu:.3f} s CPU)   "
+            f"15x60 grid {i}: {count} squares   dp {dp_s:7.3f} s ({dp_cpu:.3f} s CPU, "
+            f"{dp_stats['derived'] / 1e6:.1f}M derived)   "
             f"cpsat {cp_s:7.2f} s ({cp_cpu:.2f} s CPU){'' if proven else ' (not proven)'}   "
             f"ratio {cp_s / dp_s:6.1f}x wall, {cp_cpu / dp_cpu:6.1f}x CPU"
         )

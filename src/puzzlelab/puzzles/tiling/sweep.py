@@ -99,7 +99,7 @@ def _list_successors(need, largest_col, memo, at, need_stack, state_stack, size_
 
 
 @numba.njit(cache=True)
-def _list_by_runs(need, largest_col, memo, at, runs, run_stamp, run_start, generation, stacks, size_stack, choice, prefix):
+def _list_by_runs(need, largest_col, memo, at, runs, run_stamp, run_start, generation, stacks, size_stack, choice):
     """The successor list of the open rows `need` (as `_list_successors` writes it) as
     the product of the lists of its maximal runs of open rows: a square covers open
     rows only, so the runs are tiled independently. Each run's list (keyed by its first
@@ -120,37 +120,33 @@ def _list_by_runs(need, largest_col, memo, at, runs, run_stamp, run_start, gener
             run_start[2 * key] = start
             run_start[2 * key + 1] = end
             run_stamp[key] = generation
-        choice[3 * n_runs] = run_start[2 * key]
-        choice[3 * n_runs + 1] = run_start[2 * key + 1]
+        choice[2 * n_runs] = run_start[2 * key]
+        choice[2 * n_runs + 1] = run_start[2 * key + 1]
         n_runs += 1
         rest &= ~((LOW_NIBBLES & ((one << np.uint64(4 * length)) - one)) << np.uint64(low))
-    if n_runs == 0:
-        memo[at] = np.uint64(0)
-        return at + 1
-    # odometer over the runs' lists; entries of different runs add (disjoint rows,
-    # squares counted in the top bits)
+    # the product of the runs' lists (entries of different runs add: disjoint rows,
+    # squares counted in the top bits). A run with one way adds a constant; each other
+    # run multiplies the list built so far, one copy of it per entry of its own list
+    # (block 0 last, in place), so the inner loops run over whole lists (issue 28: the
+    # odometer this replaces carried once per entry of the last run, often one or two)
+    base = np.uint64(0)
     for r in range(n_runs):
-        choice[3 * r + 2] = choice[3 * r]
-    prefix[0] = np.uint64(0)
-    for r in range(n_runs - 1):
-        prefix[r + 1] = prefix[r] + runs[choice[3 * r + 2]]
-    last = n_runs - 1
-    while True:
-        base = prefix[last]
-        for t in range(choice[3 * last], choice[3 * last + 1]):
-            memo[at] = base + runs[t]
-            at += 1
-        r = last - 1
-        while r >= 0:
-            choice[3 * r + 2] += 1
-            if choice[3 * r + 2] < choice[3 * r + 1]:
-                break
-            choice[3 * r + 2] = choice[3 * r]
-            r -= 1
-        if r < 0:
-            return at
-        for q in range(r, last):
-            prefix[q + 1] = prefix[q] + runs[choice[3 * q + 2]]
+        if choice[2 * r + 1] - choice[2 * r] == 1:
+            base += runs[choice[2 * r]]
+    memo[at] = base
+    size = 1
+    for r in range(n_runs):
+        first = choice[2 * r]
+        n = choice[2 * r + 1] - first
+        if n == 1:
+            continue
+        for j in range(n - 1, -1, -1):
+            e = runs[first + j]
+            dst = at + j * size
+            for i in range(size):
+                memo[dst + i] = memo[at + i] + e
+        size *= n
+    return at + size
 
 
 @numba.njit(cache=True, nogil=True)
@@ -224,8 +220,7 @@ def packed_sweep(
     storage = keys.shape[0]
     stacks = np.zeros((2, 17), dtype=np.uint64)
     size_stack = np.zeros(17, dtype=np.int64)
-    choice = np.zeros(3 * 8, dtype=np.int64)
-    prefix = np.zeros(8, dtype=np.uint64)
+    choice = np.zeros(2 * 8, dtype=np.int64)  # a column has at most 8 runs of open rows
     while x < width:
         # the memo holds successor lists for the column memo_state[2]; keep it when this
         # column has the same free cells and largest squares
@@ -289,7 +284,7 @@ def packed_sweep(
                     runs[0] = one
                 start = memo_state[1]
                 memo_state[1] = _list_by_runs(
-                    need, largest_col, memo, start, runs, run_stamp, run_start, generation, stacks, size_stack, choice, prefix
+                    need, largest_col, memo, start, runs, run_stamp, run_start, generation, stacks, size_stack, choice
                 )
                 pattern_start[p] = start
                 pattern_start[p + PATTERNS] = memo_state[1]

@@ -35,6 +35,7 @@ PACKED_MAX_HEIGHT = 15  # 4 bits a row in one uint64 (values 0..15)
 STATE_BYTES = 12  # a uint64 state and an int32 parent link per state
 MEMO_ENTRIES = 1 << 21  # successor lists of the open-row patterns (all of height 15: 1,346,269)
 NO_UPPER = np.iinfo(np.int64).max // 4  # the branch and bound's `upper` when none is known
+WEIGHT_UNIT = 1 << 20  # = bounds.WEIGHT_SCALE: cell weights in units of 2**-20 squares
 
 SIZE_SHIFT = np.uint64(60)  # successor-list entries: placed rows (60 bits) | squares << 60
 ROWS_MASK = np.uint64((1 << 60) - 1)
@@ -172,6 +173,8 @@ def packed_sweep(
     upper,
     control,
     yield_ns,
+    weight_suffix,
+    weight_upper,
 ):
     """Columns x, x+1, ... of the exact DP with 4-bit rows in a uint64 (heights <= 15),
     in one call: no Python between columns, no allocation.
@@ -201,6 +204,13 @@ def packed_sweep(
     is skipped. A column left with no state means `upper` was below the optimum:
     SWEEP_EMPTY (so does a best final state above `upper`, which the caller checks);
     either way the caller sweeps again without the bound.
+
+    weight_upper >= 0 adds a second test: weight_suffix[y, c] is the weight of row y's
+    cells from column c on, in units of 1 / WEIGHT_UNIT squares, from cell weights
+    under which no square that fits weighs more than one square (the LP relaxation's
+    duals, `bounds.lp_cell_weights`), so the cells a state leaves need at least their
+    weight in squares; a state whose squares plus that exceed weight_upper / WEIGHT_UNIT
+    is not extended (issue 28).
 
     Returns (status, column): SWEEP_DONE with the width when all columns are done, or
     with the next column when the clock passed yield_ns (monotonic ns; the caller
@@ -259,6 +269,13 @@ def packed_sweep(
             if x > 0:
                 s = keys[prev_base + i]
                 c = np.uint64(cost[(x - 1) & 1, i])
+                if weight_upper >= 0:  # the LP duals' weight of what the state leaves
+                    left = 0
+                    for y in range(height):
+                        v = np.int64((s >> np.uint64(4 * y)) & np.uint64(15))
+                        left += weight_suffix[y, x - 1 + (v if v > 1 else 1)]
+                    if np.int64(c) * WEIGHT_UNIT + left > weight_upper:
+                        continue
                 if bounded:
                     need_more = 0
                     for y in range(height):
@@ -340,6 +357,16 @@ def packed_sweep(
     return SWEEP_DONE, x
 
 
+def weight_suffixes(weights: np.ndarray | None, width: int, pad: int = 16) -> np.ndarray:
+    """suffix[y, c]: the weight of row y from column c on (zero past the grid), for
+    `packed_sweep`'s weight test; a 1 x 1 dummy when there are no weights."""
+    if weights is None:
+        return np.zeros((1, 1), dtype=np.int64)
+    suffix = np.zeros((weights.shape[0], width + pad), dtype=np.int64)
+    suffix[:, :width] = np.cumsum(weights[:, ::-1], axis=1)[:, ::-1]
+    return suffix
+
+
 def row_bounds(free: np.ndarray, side: int, pad: int = 16) -> np.ndarray:
     """bound[y, c]: squares row y needs from column c on, given nothing there is
     covered yet: each maximal free run of length L needs at least ceil(L / side)
@@ -412,6 +439,8 @@ class PackedSweep:
     row_bound: np.ndarray
     upper: int
     max_states: int
+    weight_suffix: np.ndarray
+    weight_upper: int
 
     @classmethod
     def allocate(cls, dp) -> PackedSweep:
@@ -446,6 +475,8 @@ class PackedSweep:
             row_bound=row_bounds(dp.free, side) if known else np.zeros((height, width + 16), dtype=np.int64),
             upper=int(dp.upper) if known else NO_UPPER,
             max_states=max_states,
+            weight_suffix=weight_suffixes(dp.weights, width),
+            weight_upper=int(dp.upper) * WEIGHT_UNIT if known and dp.weights is not None else -1,
         )
 
     def run_from(self, x: int, control: np.ndarray, yield_ns: int) -> tuple[int, int]:
@@ -453,7 +484,7 @@ class PackedSweep:
         status, at = packed_sweep(
             self.nibbles, self.largest, x, self.keys, self.parents, self.col_start, self.cost, self.table,
             64 - (self.slots.bit_length() - 1), self.memo, self.stamp, self.start, self.memo_state, self.runs, self.run_stamp, self.run_start, self.flush,
-            self.row_bound, self.upper, control, yield_ns,
+            self.row_bound, self.upper, control, yield_ns, self.weight_suffix, self.weight_upper,
         )  # fmt: skip
         return int(status), int(at)
 

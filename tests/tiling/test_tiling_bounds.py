@@ -2,14 +2,24 @@
 never above the optimum (brute force, the exact DP), exact on one-row strips, and `dp`
 out of time answers with it instead of no bound."""
 
+import math
+
 import numpy as np
 from tiling_oracles import brute_force_min_squares, random_grid
 
 from puzzlelab.core.result import Budget
+from puzzlelab.puzzles.tiling import PUZZLE
 from puzzlelab.puzzles.tiling.bounds import band_lower_bound
 from puzzlelab.puzzles.tiling.dp import solve_exact
-from puzzlelab.puzzles.tiling.model import Grid
+from puzzlelab.puzzles.tiling.model import Grid, format_solution
 from puzzlelab.puzzles.tiling.runners import run_dp
+
+
+def checked(free, squares):
+    grid = Grid.from_array(free)
+    verdict = PUZZLE.verify(grid, format_solution(grid, squares))
+    assert verdict.ok, verdict.message
+    return verdict.value
 
 
 def test_band_bound_is_a_lower_bound():
@@ -52,3 +62,31 @@ def test_row_cover_counts_match_their_definition():
                 count, c = (count + 1, c + reach[c]) if free[y, c] else (count, c + 1)
             want.append(count)
         assert list(row_cover_counts(free, largest)) == want
+
+
+def test_lp_cell_weights_bound_every_square_and_keep_the_dp_exact():
+    """The LP duals as integer cell weights: no square that fits weighs more than one
+    square (checked square by square), the grid's weight is at most the LP optimum,
+    and the DP pruning with them (aiming at ceil(LP), then higher) gives the plain DP's
+    optimum, verified, on random grids, some of which need more than one sweep."""
+    from puzzlelab.puzzles.tiling.bounds import WEIGHT_SCALE, lp_cell_weights
+    from puzzlelab.puzzles.tiling.cpsat import candidate_squares
+
+    rng = np.random.default_rng(2815)
+    sweeps = []
+    for _ in range(25):
+        free = random_grid(rng, int(rng.integers(1, 16)), int(rng.integers(1, 31)), rng.random() * 0.3)
+        if not free.any():
+            continue
+        lp_value, weights = lp_cell_weights(free)
+        for x, y, s in zip(*candidate_squares(free)):
+            assert weights[y : y + s, x : x + s].sum() <= WEIGHT_SCALE
+        assert weights[~free].sum() == 0 and weights.sum() <= lp_value * WEIGHT_SCALE + 1e-3
+        plain = solve_exact(free)[0]
+        count, squares, stats = solve_exact(free.T.copy(), duals=(lp_value, np.ascontiguousarray(weights.T)))
+        assert count == plain == checked(free.T, squares)
+        # every aim below the optimum fails, the optimum itself is reached: the weights
+        # never cut a state an optimal tiling goes through
+        assert stats["sweeps"] == plain - math.ceil(lp_value - 1e-6) + 1
+        sweeps.append(stats["sweeps"])
+    assert max(sweeps) > 1  # an aim below the optimum was tried and raised

@@ -137,3 +137,30 @@ def test_budget_and_memory_stop_it_and_the_method_falls_back():
     assert rough.status == Status.FEASIBLE and 1 <= rough.bound < rough.value
     exact = PUZZLE.solve(grid, "dp", budget=60)
     assert exact.status == Status.OPTIMAL and exact.value == exact.bound == a219158_table()[(10, 40)]
+
+
+def test_successor_lists_by_runs_are_the_direct_enumeration():
+    """The packed sweep's successor list of a pattern of open rows, built as the product
+    of its runs' lists, holds exactly the fills that `_list_successors` enumerates
+    square by square (same entries, each once), on random patterns and largest squares."""
+    from puzzlelab.puzzles.tiling.kernels import LOW_NIBBLES
+    from puzzlelab.puzzles.tiling.sweep import _list_by_runs, _list_successors
+
+    rng = np.random.default_rng(28)
+    memo, runs = np.empty(1 << 16, dtype=np.uint64), np.empty(1 << 17, dtype=np.uint64)
+    run_stamp, run_start = np.full(256, -1, dtype=np.int64), np.zeros(512, dtype=np.int64)
+    stacks, size_stack, choice = np.zeros((2, 17), dtype=np.uint64), np.zeros(17, dtype=np.int64), np.zeros(16, dtype=np.int64)
+    for generation in range(300):
+        height = int(rng.integers(1, 16))
+        need = sum(1 << (4 * y) for y in range(height) if rng.random() < 0.7)
+        largest = rng.integers(1, 8, size=height).astype(np.int32)
+        runs[0] = 1
+        end = _list_by_runs(np.uint64(need), largest, memo, 0, runs, run_stamp, run_start, generation, stacks, size_stack, choice)
+        direct = np.empty(1 << 16, dtype=np.uint64)
+        count = _list_successors(np.uint64(need), largest, direct, 0, stacks[0], stacks[1], size_stack)
+        assert sorted(memo[:end].tolist()) == sorted(direct[:count].tolist())
+        assert len(set(memo[:end].tolist())) == end >= 1
+        for entry in memo[:end].tolist():  # every open row covered, nothing else
+            rows = entry & ((1 << 60) - 1)
+            covered = sum(1 << (4 * y) for y in range(15) if (rows >> (4 * y)) & 15)
+            assert covered == need and int(LOW_NIBBLES) & covered == covered

@@ -32,10 +32,14 @@ from puzzlelab.puzzles.tiling import kernels, sweep
 from puzzlelab.puzzles.tiling.limits import memory_allowed
 from puzzlelab.puzzles.tiling.sweep import NO_UPPER, PACKED_MAX_HEIGHT, STATE_BYTES, PackedSweep
 
-__all__ = ["ColumnDP", "DPStopped", "solve_exact", "PACKED_MAX_HEIGHT", "bits_for"]
+__all__ = ["ColumnDP", "DPStopped", "UpperTooLow", "solve_exact", "PACKED_MAX_HEIGHT", "bits_for"]
 
 PROGRESS_EVERY_NS = 250_000_000
 NO_ALLOW = np.full((1, 1), -1, dtype=np.int64)  # the general step without width pruning
+
+
+class UpperTooLow(Exception):
+    """An aspiration sweep (`ColumnDP.aspiration`) found no tiling within `upper`."""
 
 
 class DPStopped(Exception):
@@ -61,6 +65,10 @@ class ColumnDP:
     states kept, so A242551 and the rectangle table run without it). `allow` (general
     step only, (width, v, v) int64): per column, the most squares a state with least and
     largest row values a, b may hold (the rectangle rows past 15, `rows.allowance`).
+    `weights` (packed sweep, with `upper`): integer cell weights from the LP's duals
+    (`bounds.lp_cell_weights`), a second exact bound of the branch and bound.
+    `aspiration`: `upper` may be below the optimum on purpose; `run()` then raises
+    UpperTooLow instead of sweeping again without the bound.
 
     After `run()`: `cost` (squares of the final state), `squares()` (x, y, size) in the
     coordinates of `free`; `peak_states`, `leaves` (derived tilings), `flush` (per
@@ -76,6 +84,8 @@ class ColumnDP:
     record_flush: bool = False
     upper: int | None = None
     allow: np.ndarray | None = None
+    weights: np.ndarray | None = None
+    aspiration: bool = False
     peak_states: int = 0
     leaves: int = 0
     memory_bytes: int = 0
@@ -126,7 +136,10 @@ class ColumnDP:
             if status == sweep.SWEEP_STOPPED:
                 raise DPStopped("budget", at)
             if status == sweep.SWEEP_EMPTY:  # `upper` was below the optimum: sweep again without it
+                if self.aspiration:
+                    raise UpperTooLow()
                 work.upper = NO_UPPER
+                work.weight_upper = -1
                 self.upper = None
                 at = 0
             elif status == sweep.SWEEP_TABLE_FULL:
@@ -151,6 +164,8 @@ class ColumnDP:
         self.leaves = budget.nodes - leaves_before
         if self.upper is not None and self.cost > self.upper:
             # `upper` was below the optimum: what survived the bound need not be optimal
+            if self.aspiration:
+                raise UpperTooLow()
             self.upper = None
             return self._run_packed(budget, progress)
         return self.cost
@@ -336,12 +351,15 @@ def solve_exact(
     progress: ProgressFn = no_progress,
     max_memory_mb: float = 2000.0,
     upper: int | None = None,
+    duals: tuple[float, np.ndarray] | None = None,
 ) -> tuple[int, list[tuple[int, int, int]], dict]:
     """Fewest squares for a boolean grid (rows x columns): (count, squares, stats).
     Crops to the free cells, turns the grid so the short side is the height. Raises
     DPStopped when the budget or the memory limit ends it. `upper`: the squares of a
     tiling known to exist (a re-solved window's present squares), which tightens the
-    branch and bound; the answer stays exact whatever it is."""
+    branch and bound; the answer stays exact whatever it is. `duals`: the LP's optimum
+    and cell weights (`bounds.lp_cell_weights`, same grid): the packed sweep then aims
+    at ceil(LP), ceil(LP) + 1, ... (`_sweep_exact`)."""
     free = np.asarray(free, dtype=bool)
     if not free.any():
         return 0, [], {"height": 0, "peak_states": 0}
@@ -358,8 +376,10 @@ def solve_exact(
         bound = int(sweep.greedy_count(np.ascontiguousarray(work, dtype=np.uint8)))
         if upper is not None:
             bound = min(bound, int(upper))
-    dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=bound)
-    count = dp.run(budget, progress)
+    budget = budget or Budget()
+    nodes = budget.nodes
+    dp, runs = _sweep_exact(work, bound, budget, progress, max_memory_mb, _crop_turn(duals, y0, x0, crop.shape, turned))
+    count = int(dp.cost)
     squares = []
     for x, y, size in dp.squares():
         if turned:
@@ -371,9 +391,39 @@ def solve_exact(
         "bits_per_row": dp.bits,
         "words": dp.words,
         "peak_states": dp.peak_states,
-        "derived": dp.leaves,
+        "derived": budget.nodes - nodes,  # by every sweep
         "memory_mb": round(dp.memory_bytes / 1e6, 1),
         "memory_limit_mb": round(dp.max_memory_mb, 1),
+        "sweeps": runs,
     }
     return count, squares, stats
+
+
+def _crop_turn(duals, y0: int, x0: int, shape: tuple[int, int], turned: bool):
+    """`duals` with its weights cropped and turned as solve_exact's grid."""
+    if duals is None:
+        return None
+    weights = duals[1][y0 : y0 + shape[0], x0 : x0 + shape[1]]
+    return duals[0], np.ascontiguousarray(weights.T if turned else weights, dtype=np.int64)
+
+
+def _sweep_exact(work, bound, budget, progress, max_memory_mb, duals) -> tuple[ColumnDP, int]:
+    """The finished ColumnDP of solve_exact and its number of sweeps. With the LP's duals
+    (packed grids), aspiration sweeps aim at ceil(LP), then one more each time none is
+    within the aim (UpperTooLow): the weights cut most states when the aim is tight,
+    and the first aim reached is the optimum, since the LP bounds it from below; the
+    last aim, `bound`, is a tiling's count (a plain bounded sweep)."""
+    if duals is None or bound is None:
+        dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=bound)
+        dp.run(budget, progress)
+        return dp, 1
+    aim, runs = min(bound, max(0, math.ceil(duals[0] - 1e-6))), 0
+    while True:
+        runs += 1
+        dp = ColumnDP(work, max_memory_mb=max_memory_mb, upper=aim, weights=duals[1], aspiration=aim < bound)
+        try:
+            dp.run(budget, progress)
+            return dp, runs
+        except UpperTooLow:
+            aim += 1
 

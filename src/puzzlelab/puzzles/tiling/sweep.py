@@ -35,6 +35,7 @@ PACKED_MAX_HEIGHT = 15  # 4 bits a row in one uint64 (values 0..15)
 STATE_BYTES = 12  # a uint64 state and an int32 parent link per state
 MEMO_ENTRIES = 1 << 21  # successor lists of the open-row patterns (all of height 15: 1,346,269)
 NO_UPPER = np.iinfo(np.int64).max // 4  # the branch and bound's `upper` when none is known
+WEIGHT_UNIT = 1 << 20  # = bounds.WEIGHT_SCALE: cell weights in units of 2**-20 squares
 
 SIZE_SHIFT = np.uint64(60)  # successor-list entries: placed rows (60 bits) | squares << 60
 ROWS_MASK = np.uint64((1 << 60) - 1)
@@ -99,7 +100,7 @@ def _list_successors(need, largest_col, memo, at, need_stack, state_stack, size_
 
 
 @numba.njit(cache=True)
-def _list_by_runs(need, largest_col, memo, at, runs, run_stamp, run_start, generation, stacks, size_stack, choice, prefix):
+def _list_by_runs(need, largest_col, memo, at, runs, run_stamp, run_start, generation, stacks, size_stack, choice):
     """The successor list of the open rows `need` (as `_list_successors` writes it) as
     the product of the lists of its maximal runs of open rows: a square covers open
     rows only, so the runs are tiled independently. Each run's list (keyed by its first
@@ -120,37 +121,33 @@ def _list_by_runs(need, largest_col, memo, at, runs, run_stamp, run_start, gener
             run_start[2 * key] = start
             run_start[2 * key + 1] = end
             run_stamp[key] = generation
-        choice[3 * n_runs] = run_start[2 * key]
-        choice[3 * n_runs + 1] = run_start[2 * key + 1]
+        choice[2 * n_runs] = run_start[2 * key]
+        choice[2 * n_runs + 1] = run_start[2 * key + 1]
         n_runs += 1
         rest &= ~((LOW_NIBBLES & ((one << np.uint64(4 * length)) - one)) << np.uint64(low))
-    if n_runs == 0:
-        memo[at] = np.uint64(0)
-        return at + 1
-    # odometer over the runs' lists; entries of different runs add (disjoint rows,
-    # squares counted in the top bits)
+    # the product of the runs' lists (entries of different runs add: disjoint rows,
+    # squares counted in the top bits). A run with one way adds a constant; each other
+    # run multiplies the list built so far, one copy of it per entry of its own list
+    # (block 0 last, in place), so the inner loops run over whole lists (issue 28: the
+    # odometer this replaces carried once per entry of the last run, often one or two)
+    base = np.uint64(0)
     for r in range(n_runs):
-        choice[3 * r + 2] = choice[3 * r]
-    prefix[0] = np.uint64(0)
-    for r in range(n_runs - 1):
-        prefix[r + 1] = prefix[r] + runs[choice[3 * r + 2]]
-    last = n_runs - 1
-    while True:
-        base = prefix[last]
-        for t in range(choice[3 * last], choice[3 * last + 1]):
-            memo[at] = base + runs[t]
-            at += 1
-        r = last - 1
-        while r >= 0:
-            choice[3 * r + 2] += 1
-            if choice[3 * r + 2] < choice[3 * r + 1]:
-                break
-            choice[3 * r + 2] = choice[3 * r]
-            r -= 1
-        if r < 0:
-            return at
-        for q in range(r, last):
-            prefix[q + 1] = prefix[q] + runs[choice[3 * q + 2]]
+        if choice[2 * r + 1] - choice[2 * r] == 1:
+            base += runs[choice[2 * r]]
+    memo[at] = base
+    size = 1
+    for r in range(n_runs):
+        first = choice[2 * r]
+        n = choice[2 * r + 1] - first
+        if n == 1:
+            continue
+        for j in range(n - 1, -1, -1):
+            e = runs[first + j]
+            dst = at + j * size
+            for i in range(size):
+                memo[dst + i] = memo[at + i] + e
+        size *= n
+    return at + size
 
 
 @numba.njit(cache=True, nogil=True)
@@ -176,6 +173,8 @@ def packed_sweep(
     upper,
     control,
     yield_ns,
+    weight_suffix,
+    weight_upper,
 ):
     """Columns x, x+1, ... of the exact DP with 4-bit rows in a uint64 (heights <= 15),
     in one call: no Python between columns, no allocation.
@@ -206,6 +205,13 @@ def packed_sweep(
     SWEEP_EMPTY (so does a best final state above `upper`, which the caller checks);
     either way the caller sweeps again without the bound.
 
+    weight_upper >= 0 adds a second test: weight_suffix[y, c] is the weight of row y's
+    cells from column c on, in units of 1 / WEIGHT_UNIT squares, from cell weights
+    under which no square that fits weighs more than one square (the LP relaxation's
+    duals, `bounds.lp_cell_weights`), so the cells a state leaves need at least their
+    weight in squares; a state whose squares plus that exceed weight_upper / WEIGHT_UNIT
+    is not extended (issue 28).
+
     Returns (status, column): SWEEP_DONE with the width when all columns are done, or
     with the next column when the clock passed yield_ns (monotonic ns; the caller
     reports progress and calls again); SWEEP_TABLE_FULL / SWEEP_STORAGE_FULL at the
@@ -224,8 +230,7 @@ def packed_sweep(
     storage = keys.shape[0]
     stacks = np.zeros((2, 17), dtype=np.uint64)
     size_stack = np.zeros(17, dtype=np.int64)
-    choice = np.zeros(3 * 8, dtype=np.int64)
-    prefix = np.zeros(8, dtype=np.uint64)
+    choice = np.zeros(2 * 8, dtype=np.int64)  # a column has at most 8 runs of open rows
     while x < width:
         # the memo holds successor lists for the column memo_state[2]; keep it when this
         # column has the same free cells and largest squares
@@ -264,6 +269,13 @@ def packed_sweep(
             if x > 0:
                 s = keys[prev_base + i]
                 c = np.uint64(cost[(x - 1) & 1, i])
+                if weight_upper >= 0:  # the LP duals' weight of what the state leaves
+                    left = 0
+                    for y in range(height):
+                        v = np.int64((s >> np.uint64(4 * y)) & np.uint64(15))
+                        left += weight_suffix[y, x - 1 + (v if v > 1 else 1)]
+                    if np.int64(c) * WEIGHT_UNIT + left > weight_upper:
+                        continue
                 if bounded:
                     need_more = 0
                     for y in range(height):
@@ -289,7 +301,7 @@ def packed_sweep(
                     runs[0] = one
                 start = memo_state[1]
                 memo_state[1] = _list_by_runs(
-                    need, largest_col, memo, start, runs, run_stamp, run_start, generation, stacks, size_stack, choice, prefix
+                    need, largest_col, memo, start, runs, run_stamp, run_start, generation, stacks, size_stack, choice
                 )
                 pattern_start[p] = start
                 pattern_start[p + PATTERNS] = memo_state[1]
@@ -343,6 +355,16 @@ def packed_sweep(
         if monotonic_ns() >= yield_ns:
             break
     return SWEEP_DONE, x
+
+
+def weight_suffixes(weights: np.ndarray | None, width: int, pad: int = 16) -> np.ndarray:
+    """suffix[y, c]: the weight of row y from column c on (zero past the grid), for
+    `packed_sweep`'s weight test; a 1 x 1 dummy when there are no weights."""
+    if weights is None:
+        return np.zeros((1, 1), dtype=np.int64)
+    suffix = np.zeros((weights.shape[0], width + pad), dtype=np.int64)
+    suffix[:, :width] = np.cumsum(weights[:, ::-1], axis=1)[:, ::-1]
+    return suffix
 
 
 def row_bounds(free: np.ndarray, side: int, pad: int = 16) -> np.ndarray:
@@ -417,6 +439,8 @@ class PackedSweep:
     row_bound: np.ndarray
     upper: int
     max_states: int
+    weight_suffix: np.ndarray
+    weight_upper: int
 
     @classmethod
     def allocate(cls, dp) -> PackedSweep:
@@ -451,6 +475,8 @@ class PackedSweep:
             row_bound=row_bounds(dp.free, side) if known else np.zeros((height, width + 16), dtype=np.int64),
             upper=int(dp.upper) if known else NO_UPPER,
             max_states=max_states,
+            weight_suffix=weight_suffixes(dp.weights, width),
+            weight_upper=int(dp.upper) * WEIGHT_UNIT if known and dp.weights is not None else -1,
         )
 
     def run_from(self, x: int, control: np.ndarray, yield_ns: int) -> tuple[int, int]:
@@ -458,7 +484,7 @@ class PackedSweep:
         status, at = packed_sweep(
             self.nibbles, self.largest, x, self.keys, self.parents, self.col_start, self.cost, self.table,
             64 - (self.slots.bit_length() - 1), self.memo, self.stamp, self.start, self.memo_state, self.runs, self.run_stamp, self.run_start, self.flush,
-            self.row_bound, self.upper, control, yield_ns,
+            self.row_bound, self.upper, control, yield_ns, self.weight_suffix, self.weight_upper,
         )  # fmt: skip
         return int(status), int(at)
 

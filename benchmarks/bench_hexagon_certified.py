@@ -90,7 +90,8 @@ def main() -> None:
     parser.add_argument("--cubes", default="0:10", help="START:COUNT of the checkpoint's cubes")
     parser.add_argument("--budget", type=float, help="wall seconds for each run of the slice (default: none)")
     args = parser.parse_args()
-    check_drat([[1], [-1]], "0\n")  # compile the checker once, outside the timing
+    for backward in (False, True):  # compile the checker's kernels once, outside the timing
+        check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"a\x02\x00d\x02\x04\x00a\x00", backward=backward)
     if args.checkpoint:
         cube_slice(args.checkpoint, args.cubes, args.budget)
         return

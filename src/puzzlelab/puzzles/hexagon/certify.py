@@ -90,7 +90,7 @@ class ProofLog:
         from pysat.solvers import Solver
 
         self.solver = Solver(name=SOLVER, bootstrap_with=self.clauses, with_proof=True)
-        self.checker = DratChecker(self.clauses, binary=True, rat=False)
+        self.checker = DratChecker(self.clauses, binary=True, rat=False, backward=True)
         self.started = time.perf_counter()
 
     def mark(self, pattern: str, assumptions: list[int], seconds: float) -> None:

@@ -36,7 +36,9 @@ from puzzlelab.core.drat_kernels import REFUTED
 from puzzlelab.core.drat_store import DratStore
 from puzzlelab.core.drat_trim_kernels import MARKED, trim_backward, trim_forward
 
-__all__ = ["Piece", "check_piece"]
+__all__ = ["Piece", "check_piece", "CORE_FIRST"]
+
+CORE_FIRST = True  # drat-trim's core-first propagation (False: plain propagation)
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,17 @@ def _working_copy(store: DratStore, deleted: np.ndarray) -> tuple:
     return lits, start, size, alive, origin, cur, store.head.copy(), nxt, store.val.copy(), store.why.copy(), store.trail.copy()
 
 
+def _blockers(store: DratStore, nodes: int) -> np.ndarray:
+    """Each watch node's first blocker: the clause's other watched literal (any literal
+    of the clause will do; literal index 0 names no variable and is never true)."""
+    blk = np.zeros(nodes, np.int32)
+    n = int(store.counters[2])
+    ids = np.flatnonzero(store.size[:n] >= 2)
+    blk[2 * ids] = store.lits[store.start[ids] + 1]
+    blk[2 * ids + 1] = store.lits[store.start[ids]]
+    return blk
+
+
 def check_piece(store: DratStore, kinds, starts, sizes, lits, g_steps, goals: tuple, rat: bool, *, survivors: bool, keep_core: bool = False) -> Piece:
     """Take in the steps (kinds, starts, sizes over `lits`) and check the goals
     (g_steps: before which step each is due; `goals`: their (starts, sizes, lits)) and
@@ -82,8 +95,9 @@ def check_piece(store: DratStore, kinds, starts, sizes, lits, g_steps, goals: tu
     n, cap, nvars = len(kinds), len(store.start), len(store.val) // 2 + 1
     step_clause, step_top = np.full(n, -1, np.int64), np.zeros(n, np.int64)
     mark, vseen, stack = np.zeros(cap, np.int8), np.zeros(nvars, np.int64), np.zeros(nvars, np.int64)
-    arrays, first = store.arrays(), int(store.counters[2])
-    status, index = trim_forward(*arrays, store.counters, kinds, starts, sizes, lits, g_steps, g_starts, g_sizes, g_lits, step_clause, step_top, mark, np.arange(cap, dtype=np.int64), vseen, stack, first)
+    arrays, first = store.arrays(), int(store.counters[2]) if CORE_FIRST else -1
+    blk = _blockers(store, 2 * cap)
+    status, index = trim_forward(*arrays, store.counters, kinds, starts, sizes, lits, g_steps, g_starts, g_sizes, g_lits, step_clause, step_top, mark, np.arange(cap, dtype=np.int64), vseen, stack, first, blk)
     status, index = int(status), int(index)
     if status not in (0, REFUTED):  # a goal failed: it does not follow even from every lemma
         return Piece(status, index)
@@ -93,11 +107,12 @@ def check_piece(store: DratStore, kinds, starts, sizes, lits, g_steps, goals: tu
         mark[added[store.alive[added]]] = MARKED
     deleted = step_clause[: last + 1][(kinds[: last + 1] == 1) & (step_clause[: last + 1] >= 0)]
     w_lits, w_start, w_size, w_alive, origin, cur, head, nxt, val, why, trail = _working_copy(store, deleted)
+    blk = np.concatenate([blk[: 2 * int(store.counters[2])], np.zeros(2 * len(deleted), np.int32)])
     counters = np.zeros(7, np.int64)
     counters[:5] = store.counters[:5]
     checked = np.zeros(n, np.bool_)
     seen, work = arrays[12], arrays[13]
-    bad, step = trim_backward(w_lits, w_start, w_size, w_alive, origin, cur, head, nxt, val, why, trail, seen, work, counters, kinds, starts, sizes, lits, step_clause, step_top, last, mark, vseen, stack, checked, rat, first)
+    bad, step = trim_backward(w_lits, w_start, w_size, w_alive, origin, cur, head, nxt, blk, val, why, trail, seen, work, counters, kinds, starts, sizes, lits, step_clause, step_top, last, mark, vseen, stack, checked, rat, first)
     store.counters[3], store.counters[4] = counters[3], counters[4]
     core = checked if keep_core else None
     if int(bad) != 0:

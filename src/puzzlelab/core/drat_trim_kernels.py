@@ -74,16 +74,21 @@ def _propagate_c(qhead, top, val, why, trail, lits, start, size, alive, head, nx
     return -1, top
 
 
-@numba.njit(cache=True)
-def _visit(false_lit, core, top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, first):
+@numba.njit(cache=True, inline="always")
+def _visit(false_lit, core, top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, first):
     """One pass over the watches of `false_lit` (just made false): the clauses that are
     preferred (`core`: checked before this piece, or marked) or the others (not `core`),
     the others stopping at their first unit. Returns (conflict or -1, new top, whether
-    the pass was cut short by a unit)."""
+    the pass was cut short by a unit). `blk[node]`: a literal of the node's clause (its
+    blocker): when it is true the clause is satisfied and is passed over unread."""
     prev = -1
     node = head[false_lit]
     while node != -1:
         following = nxt[node]
+        if val[blk[node]] == 1:
+            prev = node
+            node = following
+            continue
         c = node >> 1
         if not alive[c]:
             if prev == -1:
@@ -93,7 +98,7 @@ def _visit(false_lit, core, top, val, why, trail, lits, start, size, alive, head
             node = following
             continue
         o = origin[c]
-        if (o < first or mark[o] != UNMARKED) != core:
+        if first >= 0 and (o < first or mark[o] != UNMARKED) != core:
             prev = node
             node = following
             continue
@@ -101,6 +106,7 @@ def _visit(false_lit, core, top, val, why, trail, lits, start, size, alive, head
         s = start[c]
         other = lits[s + 1 - pos]
         if val[other] == 1:
+            blk[node] = other
             prev = node
             node = following
             continue
@@ -116,6 +122,7 @@ def _visit(false_lit, core, top, val, why, trail, lits, start, size, alive, head
                     nxt[prev] = following
                 nxt[node] = head[candidate]
                 head[candidate] = node
+                blk[node] = other
                 moved = True
                 break
         if moved:
@@ -132,22 +139,23 @@ def _visit(false_lit, core, top, val, why, trail, lits, start, size, alive, head
 
 
 @numba.njit(cache=True)
-def _propagate_core(qhead, top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, first):
+def _propagate_core(qhead, top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, first):
     """Unit propagation core first, as drat-trim does: the preferred clauses (those
     checked before this piece, and the marked ones: using them costs nothing more) to a
     fixpoint, then one unit of another clause, and again. Fewer new clauses get marked,
-    so fewer lemmas need checking. Returns (conflicting clause or -1, new top)."""
+    so fewer lemmas need checking. `first` < 0: plain propagation, every clause alike.
+    Returns (conflicting clause or -1, new top)."""
     qcore = qhead
     qall = qhead
     while True:
         while qcore < top:
-            confl, top, _ = _visit(trail[qcore] ^ 1, True, top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, first)
+            confl, top, _ = _visit(trail[qcore] ^ 1, True, top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, first)
             qcore += 1
             if confl != -1:
                 return confl, top
-        if qall >= top:
+        if qall >= top or first < 0:
             return -1, top
-        confl, top, cut = _visit(trail[qall] ^ 1, False, top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, first)
+        confl, top, cut = _visit(trail[qall] ^ 1, False, top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, first)
         if confl != -1:
             return confl, top
         if not cut:
@@ -189,7 +197,7 @@ def _analyze(confl, var0, lits, start, size, why, mark, origin, vseen, stamp, st
 
 
 @numba.njit(cache=True)
-def _rup_mark(extra, ne, top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, vseen, stamp, stack, first):
+def _rup_mark(extra, ne, top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, vseen, stamp, stack, first):
     """drat_kernels._refutes, core first, that marks what the conflict used (when there is one)."""
     t = top
     hit = -1
@@ -202,7 +210,7 @@ def _rup_mark(extra, ne, top, val, why, trail, lits, start, size, alive, head, n
             t = _assign(lit ^ 1, -1, val, why, trail, t)
     confl = -1
     if hit == -1:
-        confl, t = _propagate_core(top, t, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, first)
+        confl, t = _propagate_core(top, t, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, first)
     found = hit != -1 or confl != -1
     if found:
         _analyze(confl, hit, lits, start, size, why, mark, origin, vseen, stamp, stack)
@@ -262,7 +270,7 @@ def _naive_rup_mark(extra, ne, top, val, why, trail, lits, start, size, alive, n
 
 
 @numba.njit(cache=True)
-def trim_forward(lits, start, size, alive, hashes, chain, bucket, head, nxt, val, why, trail, seen, work, counters, kinds, p_starts, p_sizes, p_lits, g_steps, g_starts, g_sizes, g_lits, step_clause, step_top, mark, origin, vseen, stack, first):
+def trim_forward(lits, start, size, alive, hashes, chain, bucket, head, nxt, val, why, trail, seen, work, counters, kinds, p_starts, p_sizes, p_lits, g_steps, g_starts, g_sizes, g_lits, step_clause, step_top, mark, origin, vseen, stack, first, blk):
     """feed_kernel's pass over the steps with the lemmas taken in unchecked, each goal
     checked and its conflict's clauses marked. Records per step the clause it added
     (`step_clause`, -1 for a tautology) or deleted (-1 when the deletion was ignored),
@@ -278,7 +286,7 @@ def trim_forward(lits, start, size, alive, hashes, chain, bucket, head, nxt, val
     for step in range(nsteps + 1):
         while goal < ngoals and g_steps[goal] <= step:
             stamp += 1
-            if not _rup_mark(g_lits[g_starts[goal] : g_starts[goal] + g_sizes[goal]], g_sizes[goal], top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, vseen, stamp, stack, first):
+            if not _rup_mark(g_lits[g_starts[goal] : g_starts[goal] + g_sizes[goal]], g_sizes[goal], top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, vseen, stamp, stack, first):
                 status, index = GOAL_FAILED, goal
                 break
             goal += 1
@@ -314,6 +322,8 @@ def trim_forward(lits, start, size, alive, hashes, chain, bucket, head, nxt, val
         bucket[slot] = c
         q = top
         conflict, top = _attach(c, top, val, why, trail, lits, start, size, head, nxt)
+        if size[c] >= 2:
+            blk[2 * c], blk[2 * c + 1] = lits[start[c] + 1], lits[start[c]]
         confl = c if conflict else -1
         if not conflict:
             confl, top = _propagate_c(q, top, val, why, trail, lits, start, size, alive, head, nxt)
@@ -327,7 +337,7 @@ def trim_forward(lits, start, size, alive, hashes, chain, bucket, head, nxt, val
 
 
 @numba.njit(cache=True)
-def _reattach(e, top, val, trail, lits, start, size, head, nxt, seen, stamp):
+def _reattach(e, top, val, trail, lits, start, size, head, nxt, blk, seen, stamp):
     """Watch a clause brought back by the rewind: two literals not false if it has them,
     else its true one and the false one assigned last (the first to be undone further
     back), so that the watches stay sound as the rewind goes on."""
@@ -357,10 +367,11 @@ def _reattach(e, top, val, trail, lits, start, size, head, nxt, seen, stamp):
         node = 2 * e + w
         nxt[node] = head[lits[s + w]]
         head[lits[s + w]] = node
+        blk[node] = lits[s + 1 - w]
 
 
 @numba.njit(cache=True)
-def _has_rat_mark(pivot, lemma, m, nclauses, top, val, why, trail, lits, start, size, alive, head, nxt, work, mark, origin, vseen, stamp, stack, first):
+def _has_rat_mark(pivot, lemma, m, nclauses, top, val, why, trail, lits, start, size, alive, head, nxt, blk, work, mark, origin, vseen, stamp, stack, first):
     """drat_kernels._has_rat on the lemma's literals (its first, `pivot`, as the proof
     gave it), marking what each resolvent's check used. Returns (RAT, stamp)."""
     for i in range(m):
@@ -384,13 +395,13 @@ def _has_rat_mark(pivot, lemma, m, nclauses, top, val, why, trail, lits, start, 
                 work[ne] = lits[j]
                 ne += 1
         stamp += 1
-        if not _rup_mark(work, ne, top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, vseen, stamp, stack, first):
+        if not _rup_mark(work, ne, top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, vseen, stamp, stack, first):
             return False, stamp
     return True, stamp
 
 
 @numba.njit(cache=True)
-def trim_backward(lits, start, size, alive, origin, cur, head, nxt, val, why, trail, seen, work, counters, kinds, p_starts, p_sizes, p_lits, step_clause, step_top, last, mark, vseen, stack, checked, rat_ok, first):
+def trim_backward(lits, start, size, alive, origin, cur, head, nxt, blk, val, why, trail, seen, work, counters, kinds, p_starts, p_sizes, p_lits, step_clause, step_top, last, mark, vseen, stack, checked, rat_ok, first):
     """Steps last, last - 1, ..., 0 in reverse on a copy of trim_forward's final state
     (arrays sized for the clauses that come back; `counters` = [used, top, nclauses,
     stamp, rat lemmas, lemmas checked, second opinions that succeeded]): each marked
@@ -416,7 +427,7 @@ def trim_backward(lits, start, size, alive, origin, cur, head, nxt, val, why, tr
             origin[e] = origin[d]
             cur[c] = e
             stamp += 1
-            _reattach(e, top, val, trail, lits, start, size, head, nxt, seen, stamp)
+            _reattach(e, top, val, trail, lits, start, size, head, nxt, blk, seen, stamp)
             continue
         for i in range(step_top[step], top):  # the lemma leaves, with what it brought to the top level
             lit = trail[i]
@@ -429,13 +440,13 @@ def trim_backward(lits, start, size, alive, origin, cur, head, nxt, val, why, tr
         a, m = p_starts[step], p_sizes[step]
         lemma = p_lits[a : a + m]
         stamp += 1
-        ok = _rup_mark(lemma, m, top, val, why, trail, lits, start, size, alive, head, nxt, mark, origin, vseen, stamp, stack, first)
+        ok = _rup_mark(lemma, m, top, val, why, trail, lits, start, size, alive, head, nxt, blk, mark, origin, vseen, stamp, stack, first)
         if not ok:
             stamp += 1
             ok = _naive_rup_mark(lemma, m, top, val, why, trail, lits, start, size, alive, nclauses, mark, origin, vseen, stamp, stack)
             second += ok
         if not ok and rat_ok and m > 0:
-            ok, stamp = _has_rat_mark(p_lits[a], lemma, m, nclauses, top, val, why, trail, lits, start, size, alive, head, nxt, work, mark, origin, vseen, stamp, stack, first)
+            ok, stamp = _has_rat_mark(p_lits[a], lemma, m, nclauses, top, val, why, trail, lits, start, size, alive, head, nxt, blk, work, mark, origin, vseen, stamp, stack, first)
             rats += ok
         if not ok:
             status, index = BAD_LEMMA, step

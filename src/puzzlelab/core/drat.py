@@ -9,19 +9,19 @@ conflicts; or RAT on its first literal) and that the empty clause follows at the
 (Wetzler, Heule and Hunt, "DRAT-trim", SAT 2014; Heule, "Proofs of unsatisfiability",
 Handbook of Satisfiability, 2nd ed., 2021).
 
-This checker works forwards, like DRUP-check: every lemma is checked, not only those
+By default it works forwards, like DRUP-check: every lemma is checked, not only those
 the refutation needs. With `backward=True` it checks only those, as drat-trim does,
 piece by piece (drat_backward.py says how that fits a proof that arrives in pieces
-and what `ok` then means); `prove --certified` uses that. Deletions of a clause that is the reason of a top-level assignment, and of
-clauses not present, are ignored, as drat-trim does; keeping a clause is always sound.
-It imports no SAT solver (.importlinter): its only trust is in this module,
-drat_kernels.py and drat_store.py.
+and what `ok` then means); `prove --certified` uses that. Deletions of a clause that
+is the reason of a top-level assignment, and of clauses not present, are ignored, as
+drat-trim does; keeping a clause is always sound. It imports no SAT solver
+(.importlinter): its only trust is in this module, drat_kernels.py, drat_store.py,
+and backward drat_backward.py and drat_trim_kernels.py.
 
-A forward check can go on where it stopped, which a backward one cannot: DratChecker
-keeps its state and takes the proof piece by piece as a solver writes it (an
-incremental solver's proof of a long run is checked as it grows, without restarting
-the solver or rereading the proof), holding back a step cut short; check_drat is one
-feed of the whole proof. Both proof formats are read: binary DRAT (what CaDiCaL writes) and
+DratChecker keeps its state and takes the proof piece by piece as a solver writes it
+(an incremental solver's proof of a long run is checked as it grows, without
+restarting the solver or rereading the proof), holding back a step cut short;
+check_drat is one feed of the whole proof. Both proof formats are read: binary DRAT (what CaDiCaL writes) and
 text DRAT (`1 -2 0` a lemma, `d 1 -2 0` a deletion).
 """
 
@@ -213,11 +213,15 @@ class DratChecker:
     """A forward DRAT check that goes on where it stopped: made from the formula, it is
     fed the proof piece by piece (`feed`: bytes as the solver wrote them, cut anywhere,
     and the goals that fall in them) and keeps its clauses, watches and assignment for
-    the next piece. The verdicts are check_drat's on the whole proof (check_drat is this
-    checker fed once): the state goes on exactly as in one pass, and an incomplete last
-    step is held back until its end arrives. Deleted clauses are dropped from the store
-    when it fills (drat_store.DratStore), so memory follows the solver's live clauses,
-    not the proof's length."""
+    the next piece. Forward, the verdicts are check_drat's on the whole proof
+    (check_drat is this checker fed once): the state goes on exactly as in one pass, and
+    an incomplete last step is held back until its end arrives. Backward (`backward`),
+    each piece is checked back from its goals and its surviving lemmas
+    (drat_backward.py), so a wrong lemma that nothing uses may be refused or not
+    depending on the cuts; `keep_core` keeps the steps checked, per piece (`core`), for
+    tests. Deleted clauses are dropped from the store when it fills
+    (drat_store.DratStore), so memory follows the solver's live clauses (backward: of
+    one piece), not the proof's length."""
 
     def __init__(self, clauses: Iterable[Sequence[int]], *, binary: bool = True, rat: bool = True, backward: bool = False, keep_core: bool = False) -> None:
         starts, sizes, lits = _flatten(clauses)

@@ -24,6 +24,10 @@ follow but is never used (deleted within its piece, or in the last piece and not
 used) does not change the verdict, while the forward check refuses it. Lemma checks
 that fail by watched propagation get a second opinion by plain propagation over all
 clauses (drat_trim_kernels._naive_rup_mark) before the lemma is refused.
+
+Core-first propagation (drat-trim's default: the clauses already checked or marked
+first) is here but off: with one watch list per literal it walks each list twice, and
+on n = 8's certificates that cost more than the lemmas it spared (docs/hexagon.md).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from puzzlelab.core.drat_trim_kernels import MARKED, trim_backward, trim_forward
 
 __all__ = ["Piece", "check_piece", "CORE_FIRST"]
 
-CORE_FIRST = True  # drat-trim's core-first propagation (False: plain propagation)
+CORE_FIRST = False  # drat-trim's core-first propagation (True), or plain: measured faster here (docs/hexagon.md)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ under assumptions; after each UNSAT call the clause "not this cube" must follow 
 unit propagation from the formula and the proof so far (a goal at that byte of the
 proof; lemmas must be RUP: see core.drat.check_drat). Every CHUNK_SECONDS of solving,
 the bytes the solver wrote since the last check go to an incremental checker
-(core.drat.DratChecker) with the goals marked since, and the cubes whose goals follow
-are certified; the solver goes on with all it learned (a fresh solver per chunk lost
+(core.drat.DratChecker, backward: only the lemmas that the goals use, and those still
+present at the piece's end, are checked; core/drat_backward.py) with the goals marked
+since, and the cubes whose goals follow are certified; the solver goes on with all it learned (a fresh solver per chunk lost
 it, and n = 8's hard cubes need it: docs/hexagon.md). So a run stopped by its budget
 loses one chunk at most; the checked bytes are cut from the proof file (it stays
 sparse, the size of one chunk on disk) and the checker drops deleted clauses, so

@@ -10,10 +10,10 @@ import itertools
 import random
 
 import pytest
-from drat_oracle import core_steps, trimmed_holds
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
+from drat_oracle import core_steps, trimmed_holds
 from puzzlelab.core.drat import DratChecker, check_drat, parse_text_drat
 
 # x1, x2: all four clauses over two variables, the smallest unsatisfiable CNF of width 2

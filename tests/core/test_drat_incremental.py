@@ -18,10 +18,10 @@ import os
 import random
 
 import pytest
-from drat_oracle import core_steps, trimmed_holds
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
+from drat_oracle import core_steps, trimmed_holds
 from puzzlelab.core import drat
 from puzzlelab.core.drat import DratChecker, check_drat
 

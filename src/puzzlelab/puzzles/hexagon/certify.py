@@ -29,11 +29,35 @@ import time
 from dataclasses import dataclass, field
 
 from puzzlelab.core.drat import DratChecker, DratVerdict
+from puzzlelab.core.lrat import LratChecker
 from puzzlelab.puzzles.hexagon.sat_solver import SOLVER
 
-__all__ = ["CHUNK_SECONDS", "CubeCertificate", "ProofLog"]
+__all__ = ["CHUNK_SECONDS", "PROOF_FORMAT", "CubeCertificate", "ProofLog"]
 
 CHUNK_SECONDS = 30.0  # of solving, between checks of the proof in a certified run
+PROOF_FORMAT = "lrat"  # "lrat" (CaDiCaL's hints, checked by core.lrat) or "drat" (core.drat, backward)
+
+
+def _solver(clauses: list, proof_format: str):
+    """CaDiCaL logging its proof to a temporary file: binary DRAT through PySAT's
+    `with_proof`, or text LRAT: PySAT traces the proof as soon as the solver is made, so
+    CaDiCaL's `lrat` option (which must be set before) is set first and the trace
+    started here the way PySAT starts it (its `prfile` and `prfp`, which its
+    `delete` closes)."""
+    import tempfile
+
+    import pysolvers  # PySAT's C extension
+    from pysat.solvers import Solver
+
+    if proof_format == "drat":
+        return Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True)
+    solver = Solver(name=SOLVER)
+    backend = solver.solver
+    backend.configure({"lrat": 1, "binary": 0})
+    backend.prfile = tempfile.TemporaryFile()
+    backend.prfp = pysolvers.cadical195_tracepr(backend.cadical, backend.prfile)
+    solver.append_formula(clauses)
+    return solver
 
 
 @dataclass(frozen=True)
@@ -77,7 +101,7 @@ class ProofLog:
 
     clauses: list
     solver: object = None
-    checker: DratChecker | None = None
+    checker: DratChecker | LratChecker | None = None
     goals: list = field(default_factory=list)
     patterns: list = field(default_factory=list)
     seconds: list = field(default_factory=list)
@@ -88,10 +112,11 @@ class ProofLog:
     before: int = 0  # the offset of the last certified goal
 
     def __post_init__(self) -> None:
-        from pysat.solvers import Solver
-
-        self.solver = Solver(name=SOLVER, bootstrap_with=self.clauses, with_proof=True)
-        self.checker = DratChecker(self.clauses, binary=True, rat=False, backward=True)
+        self.solver = _solver(self.clauses, PROOF_FORMAT)
+        if PROOF_FORMAT == "drat":
+            self.checker = DratChecker(self.clauses, binary=True, rat=False, backward=True)
+        else:
+            self.checker = LratChecker(self.clauses)
         self.started = time.perf_counter()
 
     def mark(self, pattern: str, assumptions: list[int], seconds: float) -> None:

@@ -1,5 +1,6 @@
 """The DRAT checker forward and backward on the same certificate (issue 25): a slice of a
-hexagon proof checkpoint's cubes is refuted once by `refute_cubes(certified=True)`,
+hexagon proof checkpoint's cubes is refuted once by `refute_cubes(certified=True)` with
+DRAT certificates (certify.PROOF_FORMAT = "drat"),
 which hands its proof to the checker piece by piece (every certify.CHUNK_SECONDS of
 solving); the pieces and goals are recorded, then checked again by a fresh checker in
 each mode, side by side: CPU seconds (median of --repeats), lemmas checked of the
@@ -23,6 +24,7 @@ from common import write_json  # noqa: E402
 
 from puzzlelab.core import drat  # noqa: E402
 from puzzlelab.core.result import Budget  # noqa: E402
+from puzzlelab.puzzles.hexagon import certify  # noqa: E402
 from puzzlelab.puzzles.hexagon.refute import refute_cubes  # noqa: E402
 
 
@@ -43,6 +45,7 @@ def record(path: str, where: str, budget: float | None) -> tuple[list, list, int
         return feed(self, proof, goals, final=final)
 
     drat.DratChecker.__init__, drat.DratChecker.feed = recording_init, recording_feed
+    certify.PROOF_FORMAT = "drat"
     try:
         out = refute_cubes(saved["n"], saved["level"], saved["bound"], saved["symmetry"], saved["cubes"][start : start + count], certified=True, budget=Budget(budget))
     finally:

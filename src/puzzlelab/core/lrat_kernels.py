@@ -38,7 +38,7 @@ def parse_text_lrat(data, final):
     hstarts = np.zeros(cap, np.int64)
     hsizes = np.zeros(cap, np.int64)
     offsets = np.zeros(cap, np.int64)
-    numbers = np.zeros(max(16, end // 2), np.int64)
+    numbers = np.zeros(max(16, end // 5), np.int64)  # a number takes two bytes at least, most take more: grown when short
     k = 0
     steps = 0
     at = 0

@@ -98,6 +98,7 @@ def main() -> None:
     for backward in (False, True):  # compile the checkers' kernels once, outside the timing
         check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"a\x02\x00d\x02\x04\x00a\x00", backward=backward)
     check_lrat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"5 1 0 1 3 0\n6 0 5 2 4 0\n", goals=[(0, [1, 2])])
+    check_lrat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"a\x0a\x02\x00\x02\x06\x00a\x0c\x00\x0a\x04\x08\x00", goals=[(0, [1, 2])], binary=True)
     if args.checkpoint:
         cube_slice(args.checkpoint, args.cubes, args.budget)
         return

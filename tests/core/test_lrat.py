@@ -10,6 +10,7 @@ import os
 import random
 import tempfile
 
+import numpy as np
 import pysolvers  # PySAT's C extension
 import pytest
 from pysat.examples.genhard import PHP
@@ -17,13 +18,14 @@ from pysat.solvers import Solver
 
 from puzzlelab.core.drat import check_drat
 from puzzlelab.core.lrat import LratChecker, check_lrat
+from puzzlelab.core.lrat_kernels import parse_binary_lrat, parse_text_lrat
 
 
-def _lrat_solver(clauses):
-    """CaDiCaL 1.9.5 writing text LRAT (as hexagon/certify.py makes it)."""
+def _lrat_solver(clauses, binary=False):
+    """CaDiCaL 1.9.5 writing LRAT, text or binary (as hexagon/certify.py makes it)."""
     solver = Solver(name="cadical195")
     backend = solver.solver
-    backend.configure({"lrat": 1, "binary": 0})
+    backend.configure({"lrat": 1, "binary": int(binary)})
     backend.prfile = tempfile.TemporaryFile()
     backend.prfp = pysolvers.cadical195_tracepr(backend.cadical, backend.prfile)
     solver.append_formula(clauses)
@@ -36,10 +38,10 @@ def _flushed(solver) -> bytes:
     return os.pread(fd, os.fstat(fd).st_size, 0)
 
 
-def _proof(clauses, calls=(None,)):
+def _proof(clauses, calls=(None,), binary=False):
     """(LRAT bytes, goals) of CaDiCaL's UNSAT calls under each assumption list."""
     goals = []
-    solver = _lrat_solver(clauses)
+    solver = _lrat_solver(clauses, binary)
     try:
         for assumptions in calls:
             assert solver.solve(assumptions=assumptions or []) is False
@@ -84,6 +86,26 @@ def test_cadicals_lrat_proofs_check_and_a_missing_clause_breaks_them(holes):
     assert check_drat(clauses, _as_drat(clauses, data)).ok
     for gone in (0, len(clauses) - 1):  # the ids shift, or the last clause is missing
         assert not check_lrat(clauses[:gone] + clauses[gone + 1 :], data).ok
+
+
+@pytest.mark.parametrize("holes", [3, 5, 6])
+def test_binary_lrat_parses_to_the_text_proofs_steps(holes):
+    """CaDiCaL's binary LRAT of the same run (it is deterministic) parses to the same
+    steps as its text LRAT, so the text corpus covers the checks after parsing; the
+    binary proof checks, a missing clause or a cut breaks it."""
+    clauses = PHP(holes).clauses
+    text, _ = _proof(clauses)
+    data, _ = _proof(clauses, binary=True)
+    a = parse_text_lrat(np.frombuffer(text, dtype=np.uint8), True)
+    b = parse_binary_lrat(np.frombuffer(data, dtype=np.uint8), True)
+    assert a[0] == b[0] == 0 and len(data) < len(text)
+    for i in (1, 3, 4, 5, 6, 7, 10):  # all but the ids (a text deletion repeats the last one) and the byte offsets
+        assert np.array_equal(a[i], b[i]), i
+    assert np.array_equal(a[2][a[1] == 0], b[2][b[1] == 0])
+    assert check_lrat(clauses, data, binary=True).ok
+    assert not check_lrat(clauses[:-1], data, binary=True).ok
+    assert "not binary LRAT" in check_lrat(clauses, data[:-1], binary=True).message
+    assert not check_lrat(clauses, b"x" + data, binary=True).ok
 
 
 def test_corrupted_lemmas_and_hints_are_refused_or_sound():
@@ -150,18 +172,19 @@ def test_no_lrat_proof_refutes_a_satisfiable_formula(seed):
         assert check_lrat(clauses, data).ok
 
 
-def test_goals_of_an_incremental_run_and_cuts():
+@pytest.mark.parametrize("binary", [False, True])
+def test_goals_of_an_incremental_run_and_cuts(binary):
     """PHP(5) under four assumption sets on one solver: every goal follows at its byte;
     a goal before its call does not; random cuts give the same verdicts and certify no
     goal ahead of its bytes."""
     clauses = PHP(5).clauses
-    data, goals = _proof(clauses, ([1], [-1, 2], [-1, -2, 3], [-1, -2, -3]))
-    assert check_lrat(clauses, data, goals=goals).ok
-    assert check_lrat(clauses, data, goals=[(0, [-1])]).failed_goal == 0
+    data, goals = _proof(clauses, ([1], [-1, 2], [-1, -2, 3], [-1, -2, -3]), binary)
+    assert check_lrat(clauses, data, goals=goals, binary=binary).ok
+    assert check_lrat(clauses, data, goals=[(0, [-1])], binary=binary).failed_goal == 0
     rng = random.Random(2)
     for _ in range(20):
         cuts = sorted(rng.sample(range(1, len(data)), rng.randint(0, 9)))
-        checker, given = LratChecker(clauses), 0
+        checker, given = LratChecker(clauses, binary=binary), 0
         for a, b in zip([0, *cuts], [*cuts, len(data)]):
             upto = sum(1 for at, _ in goals if at <= b)
             progress = checker.feed(data[a:b], goals[given:upto], final=b == len(data))
@@ -170,13 +193,15 @@ def test_goals_of_an_incremental_run_and_cuts():
         assert checker.verdict().ok and progress.goals == len(goals)
 
 
-def test_a_forged_piece_is_refused_and_certifies_nothing_after_it():
-    """Between two honest pieces, a lemma with no valid hints (the unit (1)) or garbage:
-    refused, with the step named, and no later goal certified."""
+@pytest.mark.parametrize("binary", [False, True])
+def test_a_forged_piece_is_refused_and_certifies_nothing_after_it(binary):
+    """Between two honest pieces, a lemma with no valid hints (the unit (1), id 9000) or
+    garbage: refused, with the step named, and no later goal certified."""
     clauses = PHP(5).clauses
-    data, goals = _proof(clauses, ([1], [-1, 2], [-1, -2]))
-    for forged, said in ((b"9000 1 0 1 0\n", "step"), (b"\x00\xff\n", "not text LRAT")):
-        checker = LratChecker(clauses)
+    data, goals = _proof(clauses, ([1], [-1, 2], [-1, -2]), binary)
+    lemma = b"a\xd0\x8c\x01\x02\x00\x02\x00" if binary else b"9000 1 0 1 0\n"  # 18000 = 2 x 9000 as a varint
+    for forged, said in ((lemma, "step"), (b"\x00\xff\n", "LRAT")):
+        checker = LratChecker(clauses, binary=binary)
         first = checker.feed(data[: goals[0][0]], goals[:1])
         assert first.goals == 1 and first.error is None
         shifted = [(at + len(forged), clause) for at, clause in goals[1:]]

@@ -16,8 +16,8 @@ negation of the assumptions of one UNSAT call, is not logged by the solver: it m
 follow by unit propagation from the clauses present at its byte of the proof, checked
 by passes over all of them (once per call, so its cost is small beside the lemmas').
 Deletions name ids; an id not present is ignored (keeping a clause is always sound).
-Text LRAT only: `id lits 0 hints 0` a lemma, `id d ids 0` a deletion. This module and
-lrat_kernels.py import no SAT solver.
+Text LRAT (`id lits 0 hints 0` a lemma, `id d ids 0` a deletion) or binary LRAT
+(lrat_kernels.parse_binary_lrat). This module and lrat_kernels.py import no SAT solver.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from puzzlelab.core.drat import MAX_VARIABLE, NEW_VARIABLES, DratProgress, DratVerdict
-from puzzlelab.core.lrat_kernels import BAD_ID, BAD_LEMMA, GOAL_FAILED, MALFORMED, REFUTED, lrat_kernel, parse_text_lrat
+from puzzlelab.core.lrat_kernels import BAD_ID, BAD_LEMMA, GOAL_FAILED, MALFORMED, REFUTED, lrat_kernel, parse_binary_lrat, parse_text_lrat
 
 __all__ = ["LratChecker", "check_lrat"]
 
@@ -51,8 +51,9 @@ class LratChecker:
     them), fed the proof piece by piece with the goals ((byte offset, clause) pairs in
     order) that fall in it, like drat.DratChecker: `feed` returns a DratProgress."""
 
-    def __init__(self, clauses: Iterable[Sequence[int]]) -> None:
+    def __init__(self, clauses: Iterable[Sequence[int]], *, binary: bool = False) -> None:
         clauses = [list(c) for c in clauses]
+        self.binary = binary
         flat = [lit for c in clauses for lit in c]
         if any(lit == 0 or abs(lit) > MAX_VARIABLE for lit in flat):
             raise ValueError("formula: a literal is 0 or too large")
@@ -87,9 +88,10 @@ class LratChecker:
         data = self._tail + bytes(proof)
         self._bytes += len(proof)
         if self._error is None:
-            status, kinds, ids, starts, sizes, hstarts, hsizes, numbers, offsets, consumed, top = parse_text_lrat(np.frombuffer(data, dtype=np.uint8), final)
+            parse = parse_binary_lrat if self.binary else parse_text_lrat
+            status, kinds, ids, starts, sizes, hstarts, hsizes, numbers, offsets, consumed, top = parse(np.frombuffer(data, dtype=np.uint8), final)
             if status == MALFORMED or (final and consumed < len(data)):
-                self._error = "the proof is not text LRAT (a bad token, or a line cut short)"
+                self._error = f"the proof is not {'binary' if self.binary else 'text'} LRAT (a bad byte or token, or a step cut short)"
             else:
                 frontier = self._base + consumed
                 self._tail, self._base = data[consumed:], frontier
@@ -177,8 +179,8 @@ class LratChecker:
             self.trail = np.zeros(max(widest, len(self.val) // 2 + 1) + 1, np.int64)
 
 
-def check_lrat(clauses: Iterable[Sequence[int]], proof: bytes | str, *, goals: Sequence[tuple[int, Sequence[int]]] = ()) -> DratVerdict:
-    """The verdict of LratChecker fed the whole text LRAT `proof` at once."""
-    checker = LratChecker(clauses)
+def check_lrat(clauses: Iterable[Sequence[int]], proof: bytes | str, *, goals: Sequence[tuple[int, Sequence[int]]] = (), binary: bool = False) -> DratVerdict:
+    """The verdict of LratChecker fed the whole LRAT `proof` (text, or `binary`) at once."""
+    checker = LratChecker(clauses, binary=binary)
     checker.feed(proof.encode() if isinstance(proof, str) else proof, goals, final=True)
     return checker.verdict()

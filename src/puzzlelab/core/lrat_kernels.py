@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["parse_text_lrat", "lrat_kernel", "OK", "BAD_LEMMA", "MALFORMED", "GOAL_FAILED", "REFUTED", "BAD_ID"]
+__all__ = ["parse_text_lrat", "parse_binary_lrat", "lrat_kernel", "OK", "BAD_LEMMA", "MALFORMED", "GOAL_FAILED", "REFUTED", "BAD_ID"]
 
 OK, BAD_LEMMA, MALFORMED, GOAL_FAILED, REFUTED, BAD_ID = 0, 2, 3, 4, 5, 6
 
@@ -119,6 +119,100 @@ def parse_text_lrat(data, final):
         if at < end and data[at] != 10:
             return MALFORMED, kinds[:0], ids[:0], starts[:0], sizes[:0], hstarts[:0], hsizes[:0], numbers[:0], offsets[:0], 0, 0
     return OK, kinds[:steps], ids[:steps], starts[:steps], sizes[:steps], hstarts[:steps], hsizes[:steps], numbers[:k], offsets[:steps], end, top
+
+
+@numba.njit(cache=True)
+def parse_binary_lrat(data, final):
+    """parse_text_lrat on binary LRAT (CaDiCaL's `binary` option): a lemma is 'a', its id,
+    its literals, 0, its hints, 0; a deletion 'd', the ids, 0; every number a
+    variable-length integer (7 bits a byte, low bits first) of 2|x| + (x < 0), as in
+    binary DRAT. A last step the bytes cut short is left out (`consumed` is where it
+    starts) unless `final`, when it is MALFORMED."""
+    n = data.shape[0]
+    cap = 16
+    kinds = np.zeros(cap, np.int64)
+    ids = np.zeros(cap, np.int64)
+    starts = np.zeros(cap, np.int64)
+    sizes = np.zeros(cap, np.int64)
+    hstarts = np.zeros(cap, np.int64)
+    hsizes = np.zeros(cap, np.int64)
+    offsets = np.zeros(cap, np.int64)
+    numbers = np.zeros(max(16, n // 3), np.int64)
+    k = 0
+    steps = 0
+    at = 0
+    consumed = 0
+    top = 0
+    while at < n:
+        b = data[at]
+        if b != 97 and b != 100:
+            return MALFORMED, kinds[:0], ids[:0], starts[:0], sizes[:0], hstarts[:0], hsizes[:0], numbers[:0], offsets[:0], 0, 0
+        if steps == cap:
+            cap *= 2
+            kinds, ids, starts, sizes = np.resize(kinds, cap), np.resize(ids, cap), np.resize(starts, cap), np.resize(sizes, cap)
+            hstarts, hsizes, offsets = np.resize(hstarts, cap), np.resize(hsizes, cap), np.resize(offsets, cap)
+        step_at = at
+        at += 1
+        kind = 0 if b == 97 else 1
+        part = 1 if kind == 0 else 2  # 1: the id, then literals; 2: hints (or ids deleted)
+        first = kind == 0
+        k0 = k
+        cut = False
+        if kind == 1:
+            starts[steps], sizes[steps], hstarts[steps], ids[steps] = k, 0, k, 0
+        while True:
+            value = 0
+            shift = 0
+            while True:
+                if at >= n:
+                    cut = True
+                    break
+                if shift > 56:
+                    return MALFORMED, kinds[:0], ids[:0], starts[:0], sizes[:0], hstarts[:0], hsizes[:0], numbers[:0], offsets[:0], 0, 0
+                x = data[at]
+                at += 1
+                value |= np.int64(x & 127) << shift
+                shift += 7
+                if x < 128:
+                    break
+            if cut:
+                break
+            signed = value >> 1
+            if value & 1:
+                signed = -signed
+            if first:
+                if value < 2 or value & 1:
+                    return MALFORMED, kinds[:0], ids[:0], starts[:0], sizes[:0], hstarts[:0], hsizes[:0], numbers[:0], offsets[:0], 0, 0
+                ids[steps] = signed
+                starts[steps] = k
+                first = False
+                continue
+            if value == 0:
+                if part == 1:
+                    sizes[steps] = k - starts[steps]
+                    hstarts[steps] = k
+                    part = 2
+                    continue
+                hsizes[steps] = k - hstarts[steps]
+                break
+            if value == 1:
+                return MALFORMED, kinds[:0], ids[:0], starts[:0], sizes[:0], hstarts[:0], hsizes[:0], numbers[:0], offsets[:0], 0, 0
+            if part == 1 and abs(signed) > top:
+                top = abs(signed)
+            if k == numbers.shape[0]:
+                numbers = np.resize(numbers, 2 * k)
+            numbers[k] = signed
+            k += 1
+        if cut:
+            k = k0
+            if final:
+                return MALFORMED, kinds[:0], ids[:0], starts[:0], sizes[:0], hstarts[:0], hsizes[:0], numbers[:0], offsets[:0], 0, 0
+            break
+        kinds[steps] = kind
+        offsets[steps] = step_at
+        steps += 1
+        consumed = at
+    return OK, kinds[:steps], ids[:steps], starts[:steps], sizes[:steps], hstarts[:steps], hsizes[:steps], numbers[:k], offsets[:steps], consumed, top
 
 
 @numba.njit(cache=True)

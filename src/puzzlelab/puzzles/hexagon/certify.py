@@ -40,7 +40,7 @@ PROOF_FORMAT = "lrat"  # "lrat" (CaDiCaL's hints, checked by core.lrat) or "drat
 
 def _solver(clauses: list, proof_format: str):
     """CaDiCaL logging its proof to a temporary file: binary DRAT through PySAT's
-    `with_proof`, or text LRAT: PySAT traces the proof as soon as the solver is made, so
+    `with_proof`, or binary LRAT: PySAT traces the proof as soon as the solver is made, so
     CaDiCaL's `lrat` option (which must be set before) is set first and the trace
     started here the way PySAT starts it (its `prfile` and `prfp`, which its
     `delete` closes)."""
@@ -53,7 +53,7 @@ def _solver(clauses: list, proof_format: str):
         return Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True)
     solver = Solver(name=SOLVER)
     backend = solver.solver
-    backend.configure({"lrat": 1, "binary": 0})
+    backend.configure({"lrat": 1, "binary": 1})
     backend.prfile = tempfile.TemporaryFile()
     backend.prfp = pysolvers.cadical195_tracepr(backend.cadical, backend.prfile)
     solver.append_formula(clauses)
@@ -116,7 +116,7 @@ class ProofLog:
         if PROOF_FORMAT == "drat":
             self.checker = DratChecker(self.clauses, binary=True, rat=False, backward=True)
         else:
-            self.checker = LratChecker(self.clauses)
+            self.checker = LratChecker(self.clauses, binary=True)
         self.started = time.perf_counter()
 
     def mark(self, pattern: str, assumptions: list[int], seconds: float) -> None:

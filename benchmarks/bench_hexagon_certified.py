@@ -2,13 +2,14 @@
 with at most E - published - 1 penalty edges", k = proof.proof_level: 3 for n = 4-6 and
 8-9, 4 for n = 7), run as `prove` runs them
 (the peer: trusted CaDiCaL answers, no screens) and certified (`prove --certified`:
-each cube's UNSAT with CaDiCaL's DRAT proof, checked by core/drat.py), side by side.
-Per order: cubes, DRAT bytes, solving seconds (summed over cubes), checking seconds
+each cube's UNSAT with CaDiCaL's LRAT proof, checked by core/lrat.py, or with
+--proof-format drat its DRAT proof, checked backward by core/drat.py), side by side.
+Per order: cubes, proof bytes, solving seconds (summed over cubes), checking seconds
 (summed), wall and CPU seconds of both runs (CPU: this process and its workers, the
 figure to compare on a loaded machine) and the ratio of the CPU seconds (median of
 --repeats).
 
-    python benchmarks/bench_hexagon_certified.py [--orders 3..6] [--workers 2] [--repeats 1] [--depth 14]
+    python benchmarks/bench_hexagon_certified.py [--orders 3..6] [--workers 2] [--repeats 1] [--depth 14] [--proof-format lrat]
     python benchmarks/bench_hexagon_certified.py --checkpoint proofs/hexagon-n8-level3-raw442.json --cubes 1100:12 [--budget S]
 
 The second form prices a proof too long to rerun: a slice of its checkpoint's cubes,
@@ -34,8 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_json  # noqa: E402
 
 from puzzlelab.core.drat import check_drat  # noqa: E402
+from puzzlelab.core.lrat import check_lrat  # noqa: E402
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.core.result import Budget  # noqa: E402
+from puzzlelab.puzzles.hexagon import certify  # noqa: E402
 from puzzlelab.puzzles.hexagon.cube_proof import prove_below  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import edge_count  # noqa: E402
 from puzzlelab.puzzles.hexagon.proof import proof_level  # noqa: E402
@@ -76,7 +79,7 @@ def cube_slice(path: str, where: str, budget: float | None) -> None:
     print(
         f"n={n} level {level}, cubes {start}:{start + count}: trusted {done[False]} cubes, {walls[False]:.1f} s wall, {cpus[False]:.1f} s CPU; "
         f"certified {done[True]} cubes, {walls[True]:.1f} s wall, {cpus[True]:.1f} s CPU (CPU ratio {cpus[True] / max(cpus[False], 1e-9):.2f}); "
-        f"solve {figures[0]:.1f} s, DRAT {figures[1]:,.0f} bytes, check {figures[2]:.1f} s; peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+        f"solve {figures[0]:.1f} s, proof ({certify.PROOF_FORMAT.upper()}) {figures[1]:,.0f} bytes, check {figures[2]:.1f} s; peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     )
 
 
@@ -89,13 +92,18 @@ def main() -> None:
     parser.add_argument("--checkpoint", help="price a slice of this proof checkpoint's cubes instead (with --cubes)")
     parser.add_argument("--cubes", default="0:10", help="START:COUNT of the checkpoint's cubes")
     parser.add_argument("--budget", type=float, help="wall seconds for each run of the slice (default: none)")
+    parser.add_argument("--proof-format", choices=("lrat", "drat"), default=certify.PROOF_FORMAT, help="the certificate: LRAT (core.lrat) or DRAT (core.drat, backward)")
     args = parser.parse_args()
-    check_drat([[1], [-1]], "0\n")  # compile the checker once, outside the timing
+    certify.PROOF_FORMAT = args.proof_format
+    for backward in (False, True):  # compile the checkers' kernels once, outside the timing
+        check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"a\x02\x00d\x02\x04\x00a\x00", backward=backward)
+    check_lrat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"5 1 0 1 3 0\n6 0 5 2 4 0\n", goals=[(0, [1, 2])])
+    check_lrat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"a\x0a\x02\x00\x02\x06\x00a\x0c\x00\x0a\x04\x08\x00", goals=[(0, [1, 2])], binary=True)
     if args.checkpoint:
         cube_slice(args.checkpoint, args.cubes, args.budget)
         return
     rows = []
-    print(f"{'n':>3} {'level':>5} {'cubes':>6} {'DRAT bytes':>12} {'solve s':>9} {'check s':>9} {'trusted wall/CPU':>17} {'certified wall/CPU':>19} {'CPU ratio':>9}")
+    print(f"{'n':>3} {'level':>5} {'cubes':>6} {'proof bytes':>12} {'solve s':>9} {'check s':>9} {'trusted wall/CPU':>17} {'certified wall/CPU':>19} {'CPU ratio':>9}")
     for n in parse_range(args.orders, "orders"):
         bound = edge_count(n) - published_raw(n) - 1
         level = proof_level(n, bound)
@@ -116,7 +124,7 @@ def main() -> None:
             f"{row['trusted_wall']:>8.1f}/{row['trusted_cpu']:<8.1f} {row['certified_wall']:>9.1f}/{row['certified_cpu']:<9.1f} {row['ratio']:>9.2f}",
             flush=True,
         )
-    write_json("bench_hexagon_certified", {"workers": args.workers, "depth": args.depth, "repeats": args.repeats, "rows": rows})
+    write_json("bench_hexagon_certified", {"workers": args.workers, "depth": args.depth, "repeats": args.repeats, "proof_format": args.proof_format, "rows": rows})
 
 
 if __name__ == "__main__":

@@ -7,8 +7,9 @@ under assumptions; after each UNSAT call the clause "not this cube" must follow 
 unit propagation from the formula and the proof so far (a goal at that byte of the
 proof; lemmas must be RUP: see core.drat.check_drat). Every CHUNK_SECONDS of solving,
 the bytes the solver wrote since the last check go to an incremental checker
-(core.drat.DratChecker) with the goals marked since, and the cubes whose goals follow
-are certified; the solver goes on with all it learned (a fresh solver per chunk lost
+(core.drat.DratChecker, backward: only the lemmas that the goals use, and those still
+present at the piece's end, are checked; core/drat_backward.py) with the goals marked
+since, and the cubes whose goals follow are certified; the solver goes on with all it learned (a fresh solver per chunk lost
 it, and n = 8's hard cubes need it: docs/hexagon.md). So a run stopped by its budget
 loses one chunk at most; the checked bytes are cut from the proof file (it stays
 sparse, the size of one chunk on disk) and the checker drops deleted clauses, so
@@ -28,11 +29,35 @@ import time
 from dataclasses import dataclass, field
 
 from puzzlelab.core.drat import DratChecker, DratVerdict
+from puzzlelab.core.lrat import LratChecker
 from puzzlelab.puzzles.hexagon.sat_solver import SOLVER
 
-__all__ = ["CHUNK_SECONDS", "CubeCertificate", "ProofLog"]
+__all__ = ["CHUNK_SECONDS", "PROOF_FORMAT", "CubeCertificate", "ProofLog"]
 
 CHUNK_SECONDS = 30.0  # of solving, between checks of the proof in a certified run
+PROOF_FORMAT = "lrat"  # "lrat" (CaDiCaL's hints, checked by core.lrat) or "drat" (core.drat, backward)
+
+
+def _solver(clauses: list, proof_format: str):
+    """CaDiCaL logging its proof to a temporary file: binary DRAT through PySAT's
+    `with_proof`, or binary LRAT: PySAT traces the proof as soon as the solver is made, so
+    CaDiCaL's `lrat` option (which must be set before) is set first and the trace
+    started here the way PySAT starts it (its `prfile` and `prfp`, which its
+    `delete` closes)."""
+    import tempfile
+
+    import pysolvers  # PySAT's C extension
+    from pysat.solvers import Solver
+
+    if proof_format == "drat":
+        return Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True)
+    solver = Solver(name=SOLVER)
+    backend = solver.solver
+    backend.configure({"lrat": 1, "binary": 1})
+    backend.prfile = tempfile.TemporaryFile()
+    backend.prfp = pysolvers.cadical195_tracepr(backend.cadical, backend.prfile)
+    solver.append_formula(clauses)
+    return solver
 
 
 @dataclass(frozen=True)
@@ -76,7 +101,7 @@ class ProofLog:
 
     clauses: list
     solver: object = None
-    checker: DratChecker | None = None
+    checker: DratChecker | LratChecker | None = None
     goals: list = field(default_factory=list)
     patterns: list = field(default_factory=list)
     seconds: list = field(default_factory=list)
@@ -87,10 +112,11 @@ class ProofLog:
     before: int = 0  # the offset of the last certified goal
 
     def __post_init__(self) -> None:
-        from pysat.solvers import Solver
-
-        self.solver = Solver(name=SOLVER, bootstrap_with=self.clauses, with_proof=True)
-        self.checker = DratChecker(self.clauses, binary=True, rat=False)
+        self.solver = _solver(self.clauses, PROOF_FORMAT)
+        if PROOF_FORMAT == "drat":
+            self.checker = DratChecker(self.clauses, binary=True, rat=False, backward=True)
+        else:
+            self.checker = LratChecker(self.clauses, binary=True)
         self.started = time.perf_counter()
 
     def mark(self, pattern: str, assumptions: list[int], seconds: float) -> None:

@@ -13,14 +13,17 @@ the Ray backend can ship it unchanged):
   goes to the parent as an interim answer.
 - `cpsat` (on one lane where the DP cannot go: the short side above 15, a model of at
   most `CPSAT_MAX_TERMS` terms that fits the memory allowed, at least two workers;
-  `--cpsat` forces it, `--no-cpsat` leaves it out): CP-SAT with one thread and every
-  constraint in its LP (linearization level 2), started from a quick heuristic tiling
-  (hint and upper bound, the bound in the objective's domain). Measured at 10 s on a
-  shared 2-core machine (issue 28, `bench_tiling_field.py --names ... --cpsat`), it
-  changed no value on 10 contest-style puzzles and proved contest-18 optimal in 3.7 s
-  (not proven without it); at 25 s it found and proved contest-54's 167 in 13 s, where
-  the search members reached 167 at 24.5 s, unproven. At linearization level 1, or with
-  its upper bound as a linear constraint, it did neither within 10 s.
+  `--cpsat` forces it, `--no-cpsat` leaves it out): CP-SAT with one thread, every
+  constraint in its LP (linearization level 2) and its LP-bound tree search, started
+  from a quick heuristic tiling (hint and upper bound, the bound in the objective's
+  domain). Measured at 10 s on a shared 2-core machine (issue 28, `bench_tiling_field.py
+  --names ... --cpsat`), it changed no value on 10 contest-style puzzles and raised the
+  bound: contest-18 and contest-1 proven, contest-54 167 and contest-9 155 against the
+  LP's 166 and 154 (the default search instead proved contest-18 only, a little sooner:
+  3.7-4.6 s against 6.2 s). At 25 s (default search) it found and proved contest-54's
+  167 in 13 s, where the search members reached 167 at 24.5 s, unproven. At
+  linearization level 1, or with its upper bound as a linear constraint, it did
+  nothing within 10 s.
 
 - `bound`, in one extra process beside them: the LP relaxation (`bounds.py`), a proven
   lower bound, in a second or two.
@@ -96,7 +99,8 @@ def exact_member(grid_json: dict, share: float, *, budget: Budget, interim) -> M
 # margins then stripes and windows stayed one square above on contest_4 in every run.
 # Many cheap, different starting tilings matter more than one expensive one.
 SWEEPS: tuple[tuple[int | None, int, int], ...] = ((3, 2, 1_000), (2, 2, 1_000), (None, 2, 3_000))
-CPSAT_PARAMETERS = {"linearization_level": 2}  # every constraint in CP-SAT's LP (see the module docstring)
+# every constraint in the LP, best-first on the LP bound (see the module docstring)
+CPSAT_PARAMETERS = {"linearization_level": 2, "optimize_with_lb_tree_search": True}
 # The largest model (cells of all candidate squares) given a CP-SAT member unasked: the
 # field's contest-style puzzles have 4,000-142,000 (built in under 0.2 s); the larger
 # grids' members are not measured, so they get none.

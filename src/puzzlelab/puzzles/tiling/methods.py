@@ -30,7 +30,7 @@ METHODS: tuple[Method, ...] = (
                 "bool",
                 None,
                 "a CP-SAT member (hinted with a quick heuristic tiling) in the portfolio; unset: when the short side is "
-                "above 15 and the model is small (at most 200,000 terms)",
+                "above 15, 2+ workers and a model of at most 200,000 terms; --no-cpsat: never",
             ),
         ),
         exact=True,

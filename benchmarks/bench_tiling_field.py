@@ -16,7 +16,7 @@ bound and status. In all: how often `auto` equals, beats or trails the peer, the
 gap (auto - peer, squares), how often each proves optimality.
 
 Run: nice -n 5 .venv/bin/python benchmarks/bench_tiling_field.py [--first 0] [--count 100]
-     [--budget 10] [--peer-limit 300] [--peer-threads 1] [--workers 0] [--peer-only]
+     [--names contest-0,contest-54] [--repeats 1] [--cpsat | --no-cpsat] [--budget 10] [--peer-limit 300] [--peer-threads 1] [--workers 0] [--peer-only]
 """
 
 from __future__ import annotations
@@ -94,10 +94,25 @@ def summary(rows: list[dict]) -> str:
             f"trails on {trails}; mean gap {gap:+.2f} squares; proven optimal: auto {ours}, CP-SAT {theirs}")  # fmt: skip
 
 
+def auto_row(row: dict, line: str, grid: Grid, theirs: dict, args) -> dict:
+    """One run of `auto` on the puzzle (verified by solve), printed beside the peer."""
+    ours = PUZZLE.solve(grid, "auto", budget=args.budget, workers=args.workers, cpsat=args.cpsat)
+    row.update(auto=ours.value, cpsat_member=ours.stats.get("cpsat_member"), auto_bound=ours.bound, auto_status=ours.status.value, auto_member=ours.stats.get("member"),
+               bound_source=ours.stats.get("bound_source"), auto_s=ours.stats.get("seconds"))  # fmt: skip
+    mark = "" if theirs["value"] is None else ("=" if ours.value == theirs["value"] else ("<" if ours.value < theirs["value"] else ">"))
+    print(f"{line}   auto {ours.value} {mark} (bound {ours.bound} from {row['bound_source']}, {ours.status.value}, "
+          f"{row['auto_s']:.1f} s, by {row['auto_member']})", flush=True)  # fmt: skip
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--names", default="", help="only these puzzles, comma-separated (contest-0,contest-54)")
+    parser.add_argument("--repeats", type=int, default=1, help="runs of auto per puzzle, one row each")
+    parser.add_argument("--cpsat", action=argparse.BooleanOptionalAction, default=None,
+                        help="auto with (--cpsat) or without (--no-cpsat) its CP-SAT member; unset: auto decides")  # fmt: skip
     parser.add_argument("--budget", type=float, default=10.0)
     parser.add_argument("--peer-limit", type=float, default=300.0)
     parser.add_argument("--peer-threads", type=int, default=1)
@@ -106,8 +121,18 @@ def main() -> None:
     args = parser.parse_args()
 
     cache = load_cache()
+    names = [n.strip() for n in args.names.split(",") if n.strip()]
+    puzzles = field()
+    if names:
+        known = dict(puzzles)
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise SystemExit(f"--names: unknown puzzle {unknown[0]!r}; expected names such as contest-0 or sparse-3")
+        puzzles = [(n, known[n]) for n in names]
+    else:
+        puzzles = puzzles[args.first : args.first + args.count]
     rows = []
-    for name, grid in field()[args.first : args.first + args.count]:
+    for name, grid in puzzles:
         theirs = peer(name, grid, cache, args.peer_limit, args.peer_threads)
         row = {"puzzle": name, "size": f"{grid.width}x{grid.height}", "peer": theirs["value"],
                "peer_bound": theirs["bound"], "peer_status": theirs["status"], "peer_limit_s": theirs["limit_s"]}  # fmt: skip
@@ -115,16 +140,11 @@ def main() -> None:
         if args.peer_only:
             print(line, flush=True)
             continue
-        ours = PUZZLE.solve(grid, "auto", budget=args.budget, workers=args.workers)  # verified by solve
-        row.update(auto=ours.value, auto_bound=ours.bound, auto_status=ours.status.value,
-                   bound_source=ours.stats.get("bound_source"), auto_s=ours.stats.get("seconds"))  # fmt: skip
-        mark = "" if theirs["value"] is None else ("=" if ours.value == theirs["value"] else ("<" if ours.value < theirs["value"] else ">"))
-        print(f"{line}   auto {ours.value} {mark} (bound {ours.bound} from {row['bound_source']}, {ours.status.value}, "
-              f"{row['auto_s']:.1f} s)", flush=True)  # fmt: skip
-        rows.append(row)
+        rows.extend(auto_row(dict(row), line, grid, theirs, args) for _ in range(args.repeats))
     if rows:
         print(summary(rows))
-        write_json("tiling_field", {"benchmark": "auto 10 s vs CP-SAT", "budget_s": args.budget, "rows": rows, "summary": summary(rows)})
+        write_json("tiling_field", {"benchmark": "auto 10 s vs CP-SAT", "budget_s": args.budget, "cpsat_member": args.cpsat,
+                                    "rows": rows, "summary": summary(rows)})  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from tiling_oracles import random_grid
 
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.puzzles.tiling import PUZZLE
+from puzzlelab.puzzles.tiling.auto import CPSAT_MAX_TERMS, _portfolio, wants_cpsat
 from puzzlelab.puzzles.tiling.beam import beam_tiling, greedy_tiling, oriented_beam
 from puzzlelab.puzzles.tiling.dp import solve_exact
 from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
@@ -101,6 +102,39 @@ def test_auto_portfolio_on_a_contest_puzzle():
     assert result.bound is None or result.bound <= CONTEST_OPTIMA[10]
     assert result.status == (Status.OPTIMAL if result.value == result.bound else Status.FEASIBLE)
     assert result.stats["members"]
+    assert result.stats["cpsat_member"] is True  # 26 x 24: beyond the DP, a small model, two workers
+
+
+def test_portfolio_members_by_grid():
+    """Which members `auto` builds: the exact DP up to a short side of 15, a CP-SAT
+    member unasked only beyond it with two workers or more and a model of at most
+    CPSAT_MAX_TERMS terms (counted here by brute force over the candidate squares)."""
+    free = PUZZLE.load("contest_10").free()  # 26 x 24
+    short = min(free.shape)
+    terms = sum(s * s for x, y, s in _candidates(free))
+    assert terms <= CPSAT_MAX_TERMS
+    assert wants_cpsat(free, short, 2) and not wants_cpsat(free, short, 1)
+    narrow = np.ones((15, 60), dtype=bool)
+    assert not wants_cpsat(narrow, 15, 2)
+    wide = np.ones((60, 60), dtype=bool)  # over 2 million terms
+    assert sum(s * s for x, y, s in _candidates(wide)) > CPSAT_MAX_TERMS and not wants_cpsat(wide, 60, 2)
+    names = [t.name for t in _portfolio({}, short, 2, 4, 0, True)]
+    assert names == ["bound", "cpsat", "search 0"]
+    names = [t.name for t in _portfolio({}, 15, 2, 4, 0, False)]
+    assert names == ["bound", "exact", "search 0"]
+    names = [t.name for t in _portfolio({}, short, 3, 4, 0, False)]
+    assert names == ["bound", "search 0", "search 1", "search 2"]
+
+
+def _candidates(free):
+    """Every square on free cells, by brute force: (x, y, side)."""
+    h, w = free.shape
+    for y in range(h):
+        for x in range(w):
+            s = 1
+            while y + s <= h and x + s <= w and free[y : y + s, x : x + s].all():
+                yield x, y, s
+                s += 1
 
 
 def test_cheap_beam_then_stripes_reaches_contest_4s_optimum():

@@ -11,11 +11,19 @@ the Ray backend can ship it unchanged):
   one round of the write-up's stripe re-solving (2.2) on its tiling; then randomised
   window re-solving (`lns.py`) of the best until its deadline. Every better tiling
   goes to the parent as an interim answer.
-- `cpsat` (optional, `--cpsat`): CP-SAT started from a quick heuristic tiling (hint and
-  upper bound). Measured here with one thread it neither improved the hint nor raised
-  its bound within 10 s on the contest puzzles, so it is off by default; that was while
-  its upper bound was a linear constraint, which keeps CP-SAT's default LP from working
-  (issue 28, `cpsat.py`; now the objective's domain), and it is not re-measured since.
+- `cpsat` (on one lane where the DP cannot go: the short side above 15, a model of at
+  most `CPSAT_MAX_TERMS` terms that fits the memory allowed, at least two workers;
+  `--cpsat` forces it, `--no-cpsat` leaves it out): CP-SAT with one thread, every
+  constraint in its LP (linearization level 2) and its LP-bound tree search, started
+  from a quick heuristic tiling (hint and upper bound, the bound in the objective's
+  domain). Measured at 10 s on a shared 2-core machine (issue 28, `bench_tiling_field.py
+  --names ... --cpsat`), it changed no value on 10 contest-style puzzles and raised the
+  bound: contest-18 and contest-1 proven, contest-54 167 and contest-9 155 against the
+  LP's 166 and 154 (the default search instead proved contest-18 only, a little sooner:
+  3.7-4.6 s against 6.2 s). At 25 s (default search) it found and proved contest-54's
+  167 in 13 s, where the search members reached 167 at 24.5 s, unproven. At
+  linearization level 1, or with its upper bound as a linear constraint, it did
+  nothing within 10 s.
 
 - `bound`, in one extra process beside them: the LP relaxation (`bounds.py`), a proven
   lower bound, in a second or two.
@@ -38,7 +46,7 @@ from puzzlelab.puzzles.tiling.beam import beam_tiling, greedy_tiling, oriented_b
 from puzzlelab.puzzles.tiling.bounds import band_lower_bound, lp_lower_bound
 from puzzlelab.puzzles.tiling.cpsat import cpsat_tiling
 from puzzlelab.puzzles.tiling.dp import solve_exact
-from puzzlelab.puzzles.tiling.limits import require_model_fits
+from puzzlelab.puzzles.tiling.limits import memory_allowed, model_size, require_model_fits
 from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
 from puzzlelab.puzzles.tiling.model import Grid, format_grid, format_solution, parse_grid
 from puzzlelab.puzzles.tiling.runners import run_dp
@@ -51,6 +59,7 @@ __all__ = [
     "search_member",
     "bound_member",
     "cpsat_member",
+    "wants_cpsat",
     "EXACT_MAX_SHORT_SIDE",
 ]
 
@@ -90,13 +99,28 @@ def exact_member(grid_json: dict, share: float, *, budget: Budget, interim) -> M
 # margins then stripes and windows stayed one square above on contest_4 in every run.
 # Many cheap, different starting tilings matter more than one expensive one.
 SWEEPS: tuple[tuple[int | None, int, int], ...] = ((3, 2, 1_000), (2, 2, 1_000), (None, 2, 3_000))
+# every constraint in the LP, best-first on the LP bound (see the module docstring)
+CPSAT_PARAMETERS = {"linearization_level": 2, "optimize_with_lb_tree_search": True}
+# The largest model (cells of all candidate squares) given a CP-SAT member unasked: the
+# field's contest-style puzzles have 4,000-142,000 (built in under 0.2 s); the larger
+# grids' members are not measured, so they get none.
+CPSAT_MAX_TERMS = 200_000
+SWEEP_SHARE = 0.7  # of a search member's time for the sweeps; the rest re-solves windows
 
 
 def search_member(
-    grid_json: dict, orientations: tuple[int, ...], margin: int, seed: int, target: int, *, budget: Budget, interim
+    grid_json: dict,
+    orientations: tuple[int, ...],
+    margin: int,
+    seed: int,
+    target: int,
+    sweep_share: float = SWEEP_SHARE,
+    *,
+    budget: Budget,
+    interim,
 ) -> MemberAnswer:
     """Beam + one round of stripes from each of `orientations` under each of `SWEEPS`
-    (in 70% of the time), then randomised window re-solving of the best tiling until
+    (in `sweep_share` of the time), then randomised window re-solving of the best tiling until
     the deadline or until it reaches `target` (a lower bound known when it started)."""
     free = _free(grid_json)
     name = f"search {','.join(map(str, orientations))}"
@@ -116,7 +140,7 @@ def search_member(
     # Load the compiled kernels before the clock matters: a worker's first call reads
     # numba's cache, and a slow first column makes the pace rule below cut the margin.
     _warm_kernels()
-    sweeps = budget.sub(fraction=0.7)
+    sweeps = budget.sub(fraction=sweep_share)
     done = 0
     for m, d, w, k in runs:
         if reached() or (done > 0 and sweeps.expired()):
@@ -150,9 +174,16 @@ def bound_member(grid_json: dict, *, budget: Budget, interim) -> MemberAnswer:
 
 
 def cpsat_member(grid_json: dict, threads: int, seed: int, *, budget: Budget, interim) -> MemberAnswer:
-    """A quick heuristic tiling, then CP-SAT from it (hint and upper bound)."""
+    """A quick heuristic tiling (the search members' first run: a cheap beam, one round
+    of stripes), then CP-SAT from it (hint and upper bound). The start matters: the
+    beam at margin 2 with 5,000 states cut at 0.5 s gave 209, 190 and 185 squares on
+    contest-54, -0 and -9, where this gives 169, 165 and 159 in 0.2-0.8 s."""
     free = _free(grid_json)
-    _, squares, _ = beam_tiling(free, margin=2, deviation=1, width=5000, budget=budget.sub(seconds=0.5))
+    _warm_kernels()
+    m, d, w = SWEEPS[0]
+    start = budget.sub(seconds=2.0)
+    _, squares, _ = oriented_beam(free, 0, m, d, w, start.sub(fraction=0.5), hard=start)
+    squares, _ = improve_by_stripes(free, squares, budget=start, rounds=1)
     interim(MemberAnswer(len(squares), squares, 0, "cpsat start"))
     best = MemberAnswer(len(squares), squares, 0, "cpsat")
 
@@ -161,8 +192,9 @@ def cpsat_member(grid_json: dict, threads: int, seed: int, *, budget: Budget, in
         interim(MemberAnswer(count, sq, bound, "cpsat"))
 
     status, count, sq, bound, stats = cpsat_tiling(
-        free, budget=budget, threads=threads, hint=squares, upper_bound=len(squares), seed=seed, on_solution=found
-    )
+        free, budget=budget, threads=threads, hint=squares, upper_bound=len(squares), seed=seed, on_solution=found,
+        parameters=CPSAT_PARAMETERS,
+    )  # fmt: skip
     if status == Status.INFEASIBLE:  # nothing below the start tiling: it is optimal
         bound = len(squares)
     if count is not None and count <= best.count:
@@ -170,6 +202,14 @@ def cpsat_member(grid_json: dict, threads: int, seed: int, *, budget: Budget, in
     best.bound = max(best.bound, bound)
     best.stats = stats
     return best
+
+
+def wants_cpsat(free: np.ndarray, short: int, n_workers: int, budget: Budget | None = None) -> bool:
+    """Whether the portfolio gets a CP-SAT member unasked (see the module docstring)."""
+    if short <= EXACT_MAX_SHORT_SIDE or n_workers < 2:
+        return False
+    size = model_size(free)
+    return size.terms <= CPSAT_MAX_TERMS and size.cpsat_bytes() <= memory_allowed(budget)
 
 
 def _portfolio(data: dict, short: int, n_workers: int, margin: int, seed: int, cpsat: bool) -> list[Task]:
@@ -187,7 +227,7 @@ def _portfolio(data: dict, short: int, n_workers: int, margin: int, seed: int, c
     tasks.insert(0, Task(bound_member, (data,), name="bound", context=True))
     for lane in range(lanes):
         ks = tuple(k for k in range(8) if k % lanes == lane) or (lane % 8,)
-        tasks.append(Task(search_member, (data, ks, margin, seed * 1000 + lane, 0), name=f"search {lane}", context=True))
+        tasks.append(Task(search_member, (data, ks, margin, seed * 1000 + lane, 0, SWEEP_SHARE), name=f"search {lane}", context=True))
     return tasks
 
 
@@ -227,11 +267,11 @@ def run_auto(
     seed: int = 0,
     workers: int = 0,
     margin: int = 4,
-    cpsat: bool = False,
+    cpsat: bool | None = None,
 ) -> Result:
     """The `auto` method (see the module docstring); small grids the exact DP solves at
-    once run in this process. With `cpsat`, a grid whose CP-SAT model cannot fit the
-    memory allowed is refused up front."""
+    once run in this process. `cpsat`: None lets `wants_cpsat` decide; with True, a grid
+    whose CP-SAT model cannot fit the memory allowed is refused up front."""
     started = time.perf_counter()
     free = grid.free()
     if not free.any():
@@ -250,6 +290,8 @@ def run_auto(
 
     _warm_kernels()
     n_workers = workers or parallel.default_workers()
+    if cpsat is None:
+        cpsat = wants_cpsat(free, short, n_workers, budget)
     tasks = _portfolio(format_grid(grid), short, n_workers, margin, seed, cpsat)
     run_budget = budget.sub(seconds=max(0.0, budget.seconds_left() - 0.3))
     best = _Best(progress, run_budget.cancel)
@@ -271,6 +313,7 @@ def run_auto(
         "short_side": short,
         "bound_source": best.bound_source,
         "bound_gap": best.count - best.bound,
+        "cpsat_member": cpsat,
     }
     status = Status.OPTIMAL if best.count <= best.bound else Status.FEASIBLE
     return Result(best.count, format_solution(grid, squares), status, "auto", bound=best.bound, stats=stats)

@@ -25,7 +25,13 @@ METHODS: tuple[Method, ...] = (
         (
             Option("workers", "int", 0, "worker processes (0 = PUZZLELAB_WORKERS or the CPU count)", minimum=0, maximum=256),
             Option("margin", "int", 4, "the beam's starting Cost Margin (shrinks as the clock runs)", minimum=0, maximum=50),
-            Option("cpsat", "bool", False, "add a CP-SAT member (hinted with a quick heuristic tiling) to the portfolio"),
+            Option(
+                "cpsat",
+                "bool",
+                None,
+                "a CP-SAT member (hinted with a quick heuristic tiling) in the portfolio; unset: when the short side is "
+                "above 15, 2+ workers and a model of at most 200,000 terms; --no-cpsat: never",
+            ),
         ),
         exact=True,
     ),

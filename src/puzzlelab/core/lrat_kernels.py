@@ -236,6 +236,26 @@ def _find(cid, alive, n, key):
 
 
 @numba.njit(cache=True)
+def _clause_state(c, cstart, csize, pool, val):
+    """Clause c under the assignment: (1, -1) satisfied, (2, -1) two or more literals
+    open, (0, -1) false throughout, (3, lit) unit with `lit` its one open literal."""
+    opened = 0
+    open_lit = -1
+    for j in range(cstart[c], cstart[c] + csize[c]):
+        v = val[pool[j]]
+        if v == 1:
+            return 1, -1
+        if v == 0:
+            opened += 1
+            open_lit = pool[j]
+            if opened > 1:
+                return 2, -1
+    if opened == 0:
+        return 0, -1
+    return 3, open_lit
+
+
+@numba.njit(cache=True)
 def _hinted(numbers, a, m, ha, hm, cid, alive, n, cstart, csize, pool, val, trail):
     """Whether the lemma numbers[a:a+m] follows from its hints numbers[ha:ha+hm]: with its
     literals false, each hinted clause in turn is unit (its one literal not false is made
@@ -260,20 +280,10 @@ def _hinted(numbers, a, m, ha, hm, cid, alive, n, cstart, csize, pool, val, trai
             c = _find(cid, alive, n, numbers[h])
             if c == -1:
                 break
-            open_lit = -1
-            opened = 0
-            satisfied = False
-            for j in range(cstart[c], cstart[c] + csize[c]):
-                v = val[pool[j]]
-                if v == 1:
-                    satisfied = True
-                    break
-                if v == 0:
-                    opened += 1
-                    open_lit = pool[j]
-            if satisfied or opened > 1:
+            state, open_lit = _clause_state(c, cstart, csize, pool, val)
+            if state == 1 or state == 2:
                 break
-            if opened == 0:
+            if state == 0:
                 ok = True
                 break
             val[open_lit] = 1
@@ -309,22 +319,10 @@ def _goal_follows(g, gm, cid, alive, n, cstart, csize, pool, val, trail):
         for c in range(n):
             if not alive[c]:
                 continue
-            opened = 0
-            open_lit = -1
-            satisfied = False
-            for j in range(cstart[c], cstart[c] + csize[c]):
-                v = val[pool[j]]
-                if v == 1:
-                    satisfied = True
-                    break
-                if v == 0:
-                    opened += 1
-                    open_lit = pool[j]
-                    if opened > 1:
-                        break
-            if satisfied or opened > 1:
+            state, open_lit = _clause_state(c, cstart, csize, pool, val)
+            if state == 1 or state == 2:
                 continue
-            if opened == 0:
+            if state == 0:
                 hit = True
                 break
             val[open_lit] = 1

@@ -236,6 +236,24 @@ def _find(cid, alive, n, key):
 
 
 @numba.njit(cache=True)
+def _make_true(lit, val, trail, t):
+    """Assign literal index `lit` true (its negation false) on trail position t; the
+    next free position."""
+    val[lit] = 1
+    val[lit ^ 1] = -1
+    trail[t] = lit
+    return t + 1
+
+
+@numba.njit(cache=True)
+def _undo(val, trail, t):
+    """Unassign the first t trail literals."""
+    for i in range(t):
+        val[trail[i]] = 0
+        val[trail[i] ^ 1] = 0
+
+
+@numba.njit(cache=True)
 def _clause_state(c, cstart, csize, pool, val):
     """Clause c under the assignment: (1, -1) satisfied, (2, -1) two or more literals
     open, (0, -1) false throughout, (3, lit) unit with `lit` its one open literal."""
@@ -269,10 +287,7 @@ def _hinted(numbers, a, m, ha, hm, cid, alive, n, cstart, csize, pool, val, trai
             ok = True
             break
         if val[lit] == 0:
-            val[lit ^ 1] = 1
-            val[lit] = -1
-            trail[t] = lit ^ 1
-            t += 1
+            t = _make_true(lit ^ 1, val, trail, t)
     if not ok:
         for h in range(ha, ha + hm):
             if numbers[h] <= 0:
@@ -286,13 +301,8 @@ def _hinted(numbers, a, m, ha, hm, cid, alive, n, cstart, csize, pool, val, trai
             if state == 0:
                 ok = True
                 break
-            val[open_lit] = 1
-            val[open_lit ^ 1] = -1
-            trail[t] = open_lit
-            t += 1
-    for i in range(t):
-        val[trail[i]] = 0
-        val[trail[i] ^ 1] = 0
+            t = _make_true(open_lit, val, trail, t)
+    _undo(val, trail, t)
     return ok
 
 
@@ -309,10 +319,7 @@ def _goal_follows(g, gm, cid, alive, n, cstart, csize, pool, val, trail):
             hit = True
             break
         if val[lit] == 0:
-            val[lit ^ 1] = 1
-            val[lit] = -1
-            trail[t] = lit ^ 1
-            t += 1
+            t = _make_true(lit ^ 1, val, trail, t)
     changed = not hit
     while changed and not hit:
         changed = False
@@ -325,14 +332,9 @@ def _goal_follows(g, gm, cid, alive, n, cstart, csize, pool, val, trail):
             if state == 0:
                 hit = True
                 break
-            val[open_lit] = 1
-            val[open_lit ^ 1] = -1
-            trail[t] = open_lit
-            t += 1
+            t = _make_true(open_lit, val, trail, t)
             changed = True
-    for i in range(t):
-        val[trail[i]] = 0
-        val[trail[i] ^ 1] = 0
+    _undo(val, trail, t)
     return hit
 
 

@@ -21,7 +21,6 @@ A column stops at the first n whose search does not complete within --budget-per
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -32,6 +31,7 @@ from common import write_json
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.checkpoint import subtree_seconds
 from puzzlelab.puzzles.matchsticks.columns import COLUMNS, data_file, record_row, shipped_columns
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
@@ -56,11 +56,10 @@ def _provenance(workers: int) -> dict:
 def _resumed(checkpoint: str | None, result) -> dict:
     """For a search that ran from a checkpoint: subtrees resumed, and the kernel CPU
     seconds of every subtree (its wall time over several sessions is not one figure)."""
-    if not checkpoint or not os.path.exists(checkpoint):
+    seconds = subtree_seconds(checkpoint)
+    if seconds is None:
         return {}
-    with open(checkpoint) as handle:
-        done = json.load(handle).get("done", {})
-    return {"resumed_subtrees": result.stats.get("resumed_subtrees", 0), "subtree_cpu_seconds": round(sum(float(v.get("seconds", 0.0)) for v in done.values()), 1)}
+    return {"resumed_subtrees": result.stats.get("resumed_subtrees", 0), "subtree_cpu_seconds": seconds}
 
 
 def _line(name: str, n: int, value, published: int, verdict: str, seconds: float, nodes) -> None:

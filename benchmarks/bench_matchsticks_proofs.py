@@ -27,6 +27,7 @@ from common import write_json
 
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.checkpoint import subtree_seconds
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 
@@ -66,13 +67,8 @@ def prove(n: int, workers: int, budget: float, checkpoint: str | None, subtrees:
 
 
 def _subtree_seconds(checkpoint: str | None) -> dict:
-    """The kernel seconds of every subtree in the checkpoint, resumed ones included: a
-    proof spread over several sessions has no single wall time, this is its CPU cost."""
-    if not checkpoint or not os.path.exists(checkpoint):
-        return {}
-    with open(checkpoint) as handle:
-        done = json.load(handle).get("done", {})
-    return {"subtree_cpu_seconds": round(sum(float(v.get("seconds", 0.0)) for v in done.values()), 1)}
+    seconds = subtree_seconds(checkpoint)
+    return {} if seconds is None else {"subtree_cpu_seconds": seconds}
 
 
 def _show(row: dict, label: str) -> None:

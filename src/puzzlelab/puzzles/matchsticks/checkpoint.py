@@ -21,7 +21,7 @@ from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.inputs import parse_json, read_text_file
 from puzzlelab.puzzles.matchsticks.tables import space_key
 
-__all__ = ["Checkpoint", "MAX_CHECKPOINT_BYTES"]
+__all__ = ["Checkpoint", "MAX_CHECKPOINT_BYTES", "subtree_seconds"]
 
 MAX_CHECKPOINT_BYTES = 2_000_000_000  # ten million subtrees of a deep plan
 _RESULT_KEYS = {"found": bool, "count": int, "nodes": int, "complete": bool}
@@ -148,3 +148,14 @@ def _short(value: Any) -> str:
 
 def _digest(prefixes: Any) -> str:
     return hashlib.sha256(json.dumps(prefixes).encode()).hexdigest()[:16]
+
+
+def subtree_seconds(path: str | os.PathLike | None) -> float | None:
+    """The kernel seconds of every finished subtree in the checkpoint at `path`, resumed
+    ones included (None when there is none): a search spread over several sessions has
+    no single wall time, this is its cost."""
+    if not path or not os.path.exists(path):
+        return None
+    with open(path) as handle:
+        done = json.load(handle).get("done", {})
+    return round(sum(float(v.get("seconds", 0.0)) for v in done.values()), 1)

@@ -54,7 +54,7 @@ def board_words(squares: list[list[int]], area: int) -> tuple[np.ndarray, np.nda
     return np.array(rows, np.uint64), np.array(cols, np.uint64)
 
 
-def _empty_segments(rows: np.ndarray, cols: np.ndarray, area: int) -> int:
+def _empty_segments(rows: np.ndarray, cols: np.ndarray) -> int:
     return sum(int(w).bit_count() for w in rows) + sum(int(w).bit_count() for w in cols)
 
 
@@ -68,7 +68,7 @@ def improve_band(squares: list[list[int]], area: int, low: int, high: int, budge
     band = sorted((list(map(int, s)) for s in squares if low <= s[0] <= high), key=lambda s: -s[0])
     rows, cols = board_words(fixed, area)
     all_rows, all_cols = board_words(fixed + band, area)
-    before = _empty_segments(rows, cols, area) - _empty_segments(all_rows, all_cols, area)
+    before = _empty_segments(rows, cols) - _empty_segments(all_rows, all_cols)
     sizes = np.array([s[0] for s in band], np.int64)
     best_x = np.zeros(len(band), np.int64)
     best_y = np.zeros(len(band), np.int64)

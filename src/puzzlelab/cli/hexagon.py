@@ -377,7 +377,7 @@ def prove(
     backend: Annotated[str, typer.Option(help="local (worker processes) or ray (a Ray cluster).")] = "local",
     address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).")] = None,
     store: Annotated[bool, typer.Option(help="Keep a grid proven optimal (or a better one found) in the records store.")] = True,
-    certified: Annotated[bool, typer.Option(help="Every cube's UNSAT comes with a DRAT proof checked by puzzlelab's own checker (core/drat.py); no screens, no MaxSAT; its own checkpoint.")] = False,
+    certified: Annotated[bool, typer.Option(help="Every cube's UNSAT comes with an LRAT certificate from CaDiCaL, checked by puzzlelab's own checker (core/lrat.py); no screens, no MaxSAT; its own checkpoint.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Prove that no grid of order N scores above RAW: no level-k grid has E - RAW - 1

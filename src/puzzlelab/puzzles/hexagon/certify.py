@@ -35,6 +35,13 @@ from puzzlelab.puzzles.hexagon.sat_solver import SOLVER
 __all__ = ["CHUNK_SECONDS", "PROOF_FORMAT", "CubeCertificate", "ProofLog"]
 
 CHUNK_SECONDS = 30.0  # of solving, between checks of the proof in a certified run
+# CaDiCaL 1.9.5 logs the deletion of the clauses it moves to its extension stack
+# (variable elimination, equivalent-literal substitution) but not their restoring when a
+# later call assumes such a variable, and then names them as hints: n = 7's certified
+# proof was refused at cube 403 for a lemma whose hint had been deleted 500,000 steps
+# before (variable 201, assumed by the cubes). Without those two techniques nothing is
+# ever restored. Freezing the assumed variables would do it, but PySAT has no `freeze`.
+NO_RESTORED_CLAUSES = {"elim": 0, "decompose": 0}
 PROOF_FORMAT = "lrat"  # "lrat" (CaDiCaL's hints, checked by core.lrat) or "drat" (core.drat, backward)
 
 
@@ -50,10 +57,13 @@ def _solver(clauses: list, proof_format: str):
     from pysat.solvers import Solver
 
     if proof_format == "drat":
-        return Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True)
+        solver = Solver(name=SOLVER, with_proof=True)
+        solver.solver.configure(NO_RESTORED_CLAUSES)
+        solver.append_formula(clauses)
+        return solver
     solver = Solver(name=SOLVER)
     backend = solver.solver
-    backend.configure({"lrat": 1, "binary": 1})
+    backend.configure({"lrat": 1, "binary": 1, **NO_RESTORED_CLAUSES})
     backend.prfile = tempfile.TemporaryFile()
     backend.prfp = pysolvers.cadical195_tracepr(backend.cadical, backend.prfile)
     solver.append_formula(clauses)

@@ -1,6 +1,7 @@
 """Certified cube proofs (`prove --certified`, hexagon/certify.py): the same verdicts as
 trusted ones, a tampered certificate never yields "proven", the cover check through the
-DRAT checker, and the CLI's refusals."""
+checker, the DRAT route (certify.PROOF_FORMAT "drat", checked forwards), and the CLI's
+refusals."""
 
 import json
 import os
@@ -127,3 +128,21 @@ def test_one_solver_for_the_run_checked_piece_by_piece(monkeypatch):
     written = [sum(unread for _, _, unread in reads[: i + 1]) for i in range(len(reads))]  # the proof's length at each read
     assert all(on_disk <= unread + 8192 for _, on_disk, unread in reads)  # a block or two of slack
     assert any(length > unread + 8192 for length, (_, _, unread) in zip(written, reads))  # so the file was cut
+
+
+def test_the_drat_route_certifies_the_same_cubes(monkeypatch):
+    """certify.PROOF_FORMAT "drat": CaDiCaL's binary DRAT, checked forwards by core.drat
+    after every cube, certifies the cubes the trusted run refutes; a proof led by the
+    lemma (1) is refused by that checker (its message) and certifies nothing."""
+    monkeypatch.setattr(certify, "PROOF_FORMAT", "drat")
+    monkeypatch.setattr(certify, "CHUNK_SECONDS", 0.0)
+    bound = level_table()[5][2] - 1
+    cubes = enumerate_cubes(5, 3, bound, 7)[:20]
+    trusted = refute_cubes(5, 3, bound, "lex", cubes)
+    out = refute_cubes(5, 3, bound, "lex", cubes, certified=True)
+    assert out.certificate_failure is None and out.refuted == trusted.refuted == cubes
+    assert set(out.certificates) == set(cubes) and all(c[1] > 0 for c in out.certificates.values())
+    real = certify.ProofLog.proof
+    monkeypatch.setattr(certify.ProofLog, "proof", lambda self: b"a\x02\x00" + real(self))
+    forged = refute_cubes(5, 3, bound, "lex", cubes, certified=True)
+    assert not forged.refuted and "neither RUP (RAT is not accepted here): [1]" in forged.certificate_failure

@@ -9,20 +9,21 @@ conflicts; or RAT on its first literal) and that the empty clause follows at the
 (Wetzler, Heule and Hunt, "DRAT-trim", SAT 2014; Heule, "Proofs of unsatisfiability",
 Handbook of Satisfiability, 2nd ed., 2021).
 
-By default it works forwards, like DRUP-check: every lemma is checked, not only those
-the refutation needs. With `backward=True` it checks only those, as drat-trim does,
-piece by piece (drat_backward.py says how that fits a proof that arrives in pieces
-and what `ok` then means); `prove --certified` uses that. Deletions of a clause that
-is the reason of a top-level assignment, and of clauses not present, are ignored, as
-drat-trim does; keeping a clause is always sound. It imports no SAT solver
-(.importlinter): its only trust is in this module, drat_kernels.py, drat_store.py,
-and backward drat_backward.py and drat_trim_kernels.py.
+This checker works forwards, like DRUP-check: every lemma is checked, not only those
+the refutation needs. drat-trim's backward check (only the lemmas used) was built and
+measured here, and was slower on CaDiCaL's certificates, which use most of their
+lemmas (docs/hexagon.md, "Backward DRAT, measured, and why LRAT"). Deletions of a
+clause that is the reason of a top-level assignment, and of clauses not present, are
+ignored, as drat-trim does; keeping a clause is always sound. It imports no SAT
+solver (.importlinter): its only trust is in this module, drat_kernels.py and
+drat_store.py.
 
-DratChecker keeps its state and takes the proof piece by piece as a solver writes it
-(an incremental solver's proof of a long run is checked as it grows, without
-restarting the solver or rereading the proof), holding back a step cut short;
-check_drat is one feed of the whole proof. Both proof formats are read: binary DRAT (what CaDiCaL writes) and
-text DRAT (`1 -2 0` a lemma, `d 1 -2 0` a deletion).
+A forward check can go on where it stopped: DratChecker keeps its state and takes the
+proof piece by piece as a solver writes it (an incremental solver's proof of a long
+run is checked as it grows, without restarting the solver or rereading the proof),
+holding back a step cut short; check_drat is one feed of the whole proof. Both proof
+formats are read: binary DRAT (what CaDiCaL writes) and text DRAT (`1 -2 0` a lemma,
+`d 1 -2 0` a deletion).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from puzzlelab.core.drat_backward import check_piece
 from puzzlelab.core.drat_kernels import BAD_LEMMA, GOAL_FAILED, MALFORMED, REFUTED, feed_kernel, parse_binary_drat
 from puzzlelab.core.drat_store import DratStore
 
@@ -52,7 +52,7 @@ class DratVerdict:
     says why not; `lemmas`, `deletions` and `rat` (lemmas that needed the RAT check)
     count the proof's steps; `seconds` the check; `proof_bytes` its size;
     `failed_goal` the index of the first goal that did not follow, if one did not;
-    `checked`: the lemmas checked (all of them forward, those used backward)."""
+    `checked`: the lemmas checked (here all of them; core.lrat counts its own)."""
 
     ok: bool
     message: str
@@ -152,7 +152,6 @@ def check_drat(
     binary: bool | None = None,
     goals: Sequence[tuple[int, Sequence[int]]] = (),
     rat: bool = True,
-    backward: bool = False,
 ) -> DratVerdict:
     """Check that `proof` (DRAT, binary or text; None: guess as drat-trim does) refutes
     the CNF `clauses`. A proof that is malformed, has a lemma that is neither RUP nor
@@ -164,14 +163,13 @@ def check_drat(
     certificate of an incremental solver's run of UNSAT calls under assumptions: after
     each call, the negation of the assumptions is RUP (pass rat=False there: a RAT
     lemma keeps satisfiability of the formula, not of the formula under assumptions).
-    This is DratChecker fed the whole proof at once; `backward`: only the lemmas the
-    refutation (or the goals) use are checked, as drat-trim does (drat_backward.py)."""
+    This is DratChecker fed the whole proof at once."""
     t0 = time.perf_counter()
     if isinstance(proof, str):
         proof, binary = proof.encode(), False
     if binary is None:
         binary = is_binary_drat(proof)
-    checker = DratChecker(clauses, binary=binary, rat=rat, backward=backward)
+    checker = DratChecker(clauses, binary=binary, rat=rat)
     checker.feed(proof, goals, final=True)
     return checker.verdict(time.perf_counter() - t0)
 
@@ -213,21 +211,15 @@ class DratChecker:
     """A forward DRAT check that goes on where it stopped: made from the formula, it is
     fed the proof piece by piece (`feed`: bytes as the solver wrote them, cut anywhere,
     and the goals that fall in them) and keeps its clauses, watches and assignment for
-    the next piece. Forward, the verdicts are check_drat's on the whole proof
-    (check_drat is this checker fed once): the state goes on exactly as in one pass, and
-    an incomplete last step is held back until its end arrives. Backward (`backward`),
-    each piece is checked back from its goals and its surviving lemmas
-    (drat_backward.py), so a wrong lemma that nothing uses may be refused or not
-    depending on the cuts; `keep_core` keeps the steps checked, per piece (`core`), for
-    tests. Deleted clauses are dropped from the store when it fills
-    (drat_store.DratStore), so memory follows the solver's live clauses (backward: of
-    one piece), not the proof's length."""
+    the next piece. The verdicts are check_drat's on the whole proof (check_drat is this
+    checker fed once): the state goes on exactly as in one pass, and an incomplete last
+    step is held back until its end arrives. Deleted clauses are dropped from the store
+    when it fills (drat_store.DratStore), so memory follows the solver's live clauses,
+    not the proof's length."""
 
-    def __init__(self, clauses: Iterable[Sequence[int]], *, binary: bool = True, rat: bool = True, backward: bool = False, keep_core: bool = False) -> None:
+    def __init__(self, clauses: Iterable[Sequence[int]], *, binary: bool = True, rat: bool = True) -> None:
         starts, sizes, lits = _flatten(clauses)
-        self.binary, self.rat, self.backward = binary, rat, backward
-        self.core: list[np.ndarray] | None = [] if keep_core else None  # backward: the steps checked, per piece
-        self._verified = 0  # lemmas checked
+        self.binary, self.rat = binary, rat
         self.store = DratStore(int(lits.max(initial=0)) + 2, len(starts), len(lits))
         self._formula_top = int(lits.max(initial=0))
         self._tail, self._base, self._line, self._carry, self._frontier = b"", 0, 1, None, 0
@@ -265,8 +257,7 @@ class DratChecker:
     def progress(self) -> DratProgress:
         lemmas = self._steps - self._deletions
         held = self._bytes - self._frontier
-        checked = self._verified if self.backward else lemmas
-        return DratProgress(self._checked, self.refuted, self._error, self._failed, lemmas, self._deletions, int(self.store.counters[4]), self._seconds, self._bytes, held, checked)
+        return DratProgress(self._checked, self.refuted, self._error, self._failed, lemmas, self._deletions, int(self.store.counters[4]), self._seconds, self._bytes, held, lemmas)
 
     def verdict(self, seconds: float | None = None) -> DratVerdict:
         """check_drat's verdict on the whole proof, once it was ended (feed's `final`):
@@ -284,7 +275,7 @@ class DratChecker:
             return DratVerdict(True, f"the proof derives all {goals} goals", **counts)
         if done.refuted:
             return DratVerdict(True, "the proof refutes the formula", **counts)
-        return DratVerdict(False, f"{'the lemmas used check' if self.backward else 'every lemma checks'}, but the proof does not reach the empty clause", **counts)
+        return DratVerdict(False, "every lemma checks, but the proof does not reach the empty clause", **counts)
 
     def _add_goals(self, goals) -> None:
         for at, clause in goals:
@@ -338,52 +329,27 @@ class DratChecker:
             self._checked = len(self._goals)
             return
         g_steps = np.searchsorted(offsets, np.asarray([g[0] for g in due], dtype=np.int64), side="left").astype(np.int64)
-        if self.backward:
-            self._take_backward(first, kinds, starts, sizes, lits, g_steps, due, final=frontier is None)
-            return
         done = 0  # goals of `due` checked
         for lo in range(0, max(1, len(kinds)), SLICE_STEPS):  # in slices, so that the store may be compacted between them
             hi = min(lo + SLICE_STEPS, len(kinds))
             upto = int(np.searchsorted(g_steps, hi, side="right" if hi == len(kinds) else "left"))
             status, index = self._run(kinds[lo:hi], starts[lo:hi], sizes[lo:hi], lits, g_steps[done:upto] - lo, [g[1] for g in due[done:upto]])
             if status == BAD_LEMMA:
-                self._bad_lemma(first, lo + index, starts, sizes, lits)
+                index += lo
+                lemma = [int(x >> 1) * (-1 if x & 1 else 1) for x in lits[starts[index] : starts[index] + sizes[index]][:8]]
+                kind = "RUP nor RAT" if self.rat else "RUP (RAT is not accepted here)"
+                self._error = f"step {first + index + 1} of the proof adds a clause that is neither {kind}: {lemma}{' ...' if sizes[index] > 8 else ''}"
                 return
             if status == GOAL_FAILED:
-                self._goal_failed(self._checked + int(index))
+                self._failed = self._checked + int(index)
+                at, _, clause = self._goals[self._failed]
+                self._error = f"goal {self._failed + 1} (at byte {at}) does not follow by unit propagation: {clause[:8]}"
                 return
             self._checked += upto - done
             done = upto
             if status == REFUTED:
                 self._checked = len(self._goals)
                 return
-
-    def _take_backward(self, first: int, kinds, starts, sizes, lits, g_steps, due, *, final: bool) -> None:
-        """_take by drat_backward.check_piece: the piece's steps in, then the lemmas that
-        its goals use (and, unless the proof ends here, those it leaves) checked backwards."""
-        piece = check_piece(self.store, kinds, starts, sizes, lits, g_steps, _join([g[1] for g in due]), self.rat, survivors=not final, keep_core=self.core is not None)
-        self._verified += piece.checked
-        if self.core is not None and piece.core is not None:
-            self.core.append(first + np.flatnonzero(piece.core))
-        if piece.status == BAD_LEMMA:
-            self._bad_lemma(first, piece.index, starts, sizes, lits)
-        elif piece.status == GOAL_FAILED:
-            self._goal_failed(self._checked + piece.index)
-        elif piece.status == REFUTED:
-            self.refuted = True
-            self._checked = len(self._goals)
-        else:
-            self._checked += len(due)
-
-    def _bad_lemma(self, first: int, index: int, starts, sizes, lits) -> None:
-        lemma = [int(x >> 1) * (-1 if x & 1 else 1) for x in lits[starts[index] : starts[index] + sizes[index]][:8]]
-        kind = "RUP nor RAT" if self.rat else "RUP (RAT is not accepted here)"
-        self._error = f"step {first + index + 1} of the proof adds a clause that is neither {kind}: {lemma}{' ...' if sizes[index] > 8 else ''}"
-
-    def _goal_failed(self, goal: int) -> None:
-        self._failed = goal
-        at, _, clause = self._goals[goal]
-        self._error = f"goal {goal + 1} (at byte {at}) does not follow by unit propagation: {clause[:8]}"
 
     def _run(self, kinds, starts, sizes, lits, g_steps, goal_clauses=(), trusted: bool = False) -> tuple[int, int]:
         """feed_kernel on these steps (`starts` index `lits`) and goals, the store first

@@ -1,19 +1,19 @@
 """Certified UNSAT answers for cube proofs (`hexagon prove --certified`, issue 25).
 
-An UNSAT answer from CaDiCaL is otherwise trusted. Here the solver logs a DRAT proof
-(PySAT's `with_proof`: CaDiCaL 1.9.5 writes binary DRAT), and `core.drat`, a checker
-that imports no solver, checks it. One incremental solver refutes a run of cubes
-under assumptions; after each UNSAT call the clause "not this cube" must follow by
-unit propagation from the formula and the proof so far (a goal at that byte of the
-proof; lemmas must be RUP: see core.drat.check_drat). Every CHUNK_SECONDS of solving,
-the bytes the solver wrote since the last check go to an incremental checker
-(core.drat.DratChecker, backward: only the lemmas that the goals use, and those still
-present at the piece's end, are checked; core/drat_backward.py) with the goals marked
-since, and the cubes whose goals follow are certified; the solver goes on with all it learned (a fresh solver per chunk lost
-it, and n = 8's hard cubes need it: docs/hexagon.md). So a run stopped by its budget
-loses one chunk at most; the checked bytes are cut from the proof file (it stays
-sparse, the size of one chunk on disk) and the checker drops deleted clauses, so
-neither disk nor memory grows with the proof.
+An UNSAT answer from CaDiCaL is otherwise trusted. Here the solver logs a proof and a
+checker that imports no solver checks it: binary LRAT (PROOF_FORMAT "lrat", the
+default; core.lrat) or binary DRAT (PySAT's `with_proof`; core.drat, which checks
+every lemma forwards). One incremental solver refutes a run of cubes under
+assumptions; after each UNSAT call the clause "not this cube" must follow by unit
+propagation from the formula and the proof so far (a goal at that byte of the proof;
+lemmas must be RUP: see core.drat.check_drat). Every CHUNK_SECONDS of solving, the
+bytes the solver wrote since the last check go to an incremental checker
+(core.lrat.LratChecker or core.drat.DratChecker) with the goals marked since, and the
+cubes whose goals follow are certified; the solver goes on with all it learned (a
+fresh solver per chunk lost it, and n = 8's hard cubes need it: docs/hexagon.md). So
+a run stopped by its budget loses one chunk at most; the checked bytes are cut from
+the proof file (it stays sparse, the size of one chunk on disk) and the checker drops
+deleted clauses, so neither disk nor memory grows with the proof.
 
 Why one solver per run and not a fresh one per cube with the cube as unit clauses (the
 plainest certificate): in a one-off measurement (n = 6, level 3, 484 cubes, one loaded
@@ -42,7 +42,7 @@ CHUNK_SECONDS = 30.0  # of solving, between checks of the proof in a certified r
 # before (variable 201, assumed by the cubes). Without those two techniques nothing is
 # ever restored. Freezing the assumed variables would do it, but PySAT has no `freeze`.
 NO_RESTORED_CLAUSES = {"elim": 0, "decompose": 0}
-PROOF_FORMAT = "lrat"  # "lrat" (CaDiCaL's hints, checked by core.lrat) or "drat" (core.drat, backward)
+PROOF_FORMAT = "lrat"  # "lrat" (CaDiCaL's hints, checked by core.lrat) or "drat" (core.drat, forwards)
 
 
 def _solver(clauses: list, proof_format: str):
@@ -124,7 +124,7 @@ class ProofLog:
     def __post_init__(self) -> None:
         self.solver = _solver(self.clauses, PROOF_FORMAT)
         if PROOF_FORMAT == "drat":
-            self.checker = DratChecker(self.clauses, binary=True, rat=False, backward=True)
+            self.checker = DratChecker(self.clauses, binary=True, rat=False)
         else:
             self.checker = LratChecker(self.clauses, binary=True)
         self.started = time.perf_counter()

@@ -117,7 +117,7 @@ def test_lowest_level_penalties_small(n, level):
     assert level_minimum(n, level)[0] == level_table()[n][level - 1]
 
 
-@pytest.mark.parametrize("level", [1, 2, 3])  # 2, 16, 41 s on 2 loaded cores
+@pytest.mark.parametrize("level", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)])  # 2, 16, 41 s on 2 loaded cores (3..5: every level, above)
 def test_lowest_level_penalties_order_6(level):
     assert level_minimum(6, level)[0] == level_table()[6][level - 1]
 

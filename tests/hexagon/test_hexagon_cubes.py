@@ -97,18 +97,20 @@ def test_a_split_cube_is_covered_by_its_pieces():
     assert split  # some cube with models really was cut into several pieces
 
 
-def test_hard_cubes_are_split_and_the_proof_still_closes(tmp_path):
+@pytest.mark.parametrize("level", [2, pytest.param(3, marks=pytest.mark.slow)])  # 6 s, 21 s on 2 loaded cores (n = 5 never splits)
+def test_hard_cubes_are_split_and_the_proof_still_closes(level, tmp_path):
     """With a split after every conflict round, cubes come back deeper and the proof
     still ends proven, with the checkpoint holding the deeper cubes."""
     path = tmp_path / "split.json"
-    summary = prove_below(6, 3, 12, depth=7, workers=2, split_conflicts=1, checkpoint=path)
+    bound = level_table()[6][level - 1] - 1
+    summary = prove_below(6, level, bound, depth=7, workers=2, split_conflicts=1, checkpoint=path)
     assert summary["proven"]
     saved = json.loads(path.read_text())
     assert saved["proven"] and max(len(c) for c in saved["cubes"]) > 7
-    assert summary["cubes"] == len(saved["cubes"]) > len(enumerate_cubes(6, 3, 12, 7))
+    assert summary["cubes"] == len(saved["cubes"]) > len(enumerate_cubes(6, level, bound, 7))
 
 
-@pytest.mark.parametrize("n,bound", [(5, 9), (6, 13)])
+@pytest.mark.parametrize("n,bound", [(5, 9), pytest.param(6, 13, marks=pytest.mark.slow)])  # n = 6: 23 s
 def test_screening_refutes_only_cubes_without_a_grid_within_the_bound(n, bound):
     """At the published level-3 minimum (grids exist): every cube a lower level refutes
     holds no level-3 grid within the bound, by the full formula without symmetry
@@ -127,29 +129,30 @@ def test_screening_refutes_only_cubes_without_a_grid_within_the_bound(n, bound):
         assert not [c for c in screened["refuted"] if holds[c]]
 
 
-def test_screened_proof_agrees_with_the_table_and_resumes_without_screening_again(tmp_path):
+@pytest.mark.parametrize("n", [5, pytest.param(6, marks=pytest.mark.slow)])  # n = 6: 24 s on 2 loaded cores
+def test_screened_proof_agrees_with_the_table_and_resumes_without_screening_again(n, tmp_path):
     """With levels 1 and 2 screened first: proven one below the level-3 minimum (the
     checkpoint notes both passes), a checked counterexample at it; a resumed run of a
     screened checkpoint goes straight to the level-3 cubes."""
-    minimum = level_table()[6][2]
+    minimum = level_table()[n][2]
     path = tmp_path / "screened.json"
-    below = prove_below(6, 3, minimum - 1, depth=7, workers=2, screen_levels=(1, 2), checkpoint=path)
+    below = prove_below(n, 3, minimum - 1, depth=7, workers=2, screen_levels=(1, 2), checkpoint=path)
     assert below["proven"] and 0 < below["screened"] < below["cubes"]
     assert json.loads(path.read_text())["screened"] == [[1, 20_000], [2, 20_000]]
-    at = prove_below(6, 3, minimum, depth=7, workers=2, screen_levels=(1, 2))
-    assert at["counterexample"] is not None and level_penalty(hexagon(6), at["counterexample"]["grid"], 3) <= minimum
+    at = prove_below(n, 3, minimum, depth=7, workers=2, screen_levels=(1, 2))
+    assert at["counterexample"] is not None and level_penalty(hexagon(n), at["counterexample"]["grid"], 3) <= minimum
     saved = json.loads(path.read_text())
     saved["refuted"], saved["proven"] = saved["refuted"][:-2], False
     path.write_text(json.dumps(saved))
     calls = []
-    again = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1, 2), checkpoint=path, progress=calls.append)
+    again = prove_below(n, 3, minimum - 1, depth=7, workers=1, screen_levels=(1, 2), checkpoint=path, progress=calls.append)
     assert again["proven"] and again["screened"] == 0 and calls[0]["refuted"] == len(saved["refuted"])
     saved["refuted"], saved["proven"] = saved["refuted"][:-2], False
     path.write_text(json.dumps(saved))
-    more = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_conflicts=40_000, checkpoint=path)
+    more = prove_below(n, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_conflicts=40_000, checkpoint=path)
     assert more["proven"] and json.loads(path.read_text())["screened"][-1] == [1, 40_000]
     with pytest.raises(ValueError, match="screen levels"):
-        prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(3,))
+        prove_below(n, 3, minimum - 1, depth=7, workers=1, screen_levels=(3,))
 
 
 def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path):
@@ -285,19 +288,20 @@ def test_order_8_proven_optimal_by_cubes(tmp_path):
     assert data["proven"] and data["optimal"] and data["claim_raw"] == 442 and data["bound"] == 19
 
 
-def test_the_cover_check_accepts_the_cubes_and_catches_a_missing_one():
-    """At the published level-3 minimum of n = 6 grids exist: the enumerated cubes
+@pytest.mark.parametrize("n", [5, pytest.param(6, marks=pytest.mark.slow)])  # n = 6: 10 s on 2 loaded cores
+def test_the_cover_check_accepts_the_cubes_and_catches_a_missing_one(n):
+    """At the published level-3 minimum grids exist: the enumerated cubes
     cover them, and with a cube that holds a grid taken away the check names it."""
     from puzzlelab.puzzles.hexagon.cover import uncovered_pattern
 
-    bound = level_table()[6][2]
-    cubes = enumerate_cubes(6, 3, bound, 7)
-    assert uncovered_pattern(6, 3, bound, "lex", cubes) is None
-    enc, clauses = proof_formula(6, 3, bound)
-    cells = split_cells(6, 7)
+    bound = level_table()[n][2]
+    cubes = enumerate_cubes(n, 3, bound, 7)
+    assert uncovered_pattern(n, 3, bound, "lex", cubes) is None
+    enc, clauses = proof_formula(n, 3, bound)
+    cells = split_cells(n, 7)
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         holding = next(c for c in cubes if solver.solve(assumptions=[enc.x(cell, 1) if b == "1" else -enc.x(cell, 1) for cell, b in zip(cells, c)]))
-    assert uncovered_pattern(6, 3, bound, "lex", [c for c in cubes if c != holding]) == holding
+    assert uncovered_pattern(n, 3, bound, "lex", [c for c in cubes if c != holding]) == holding
 
 
 def test_the_default_level_is_the_lowest_that_can_prove_the_claim():

@@ -44,7 +44,7 @@ def _refutable(n, level, bound, cubes):
         return {c for c in cubes if not solver.solve(assumptions=[enc.x(cell, 1) if b == "1" else -enc.x(cell, 1) for cell, b in zip(cells, c)])}
 
 
-@pytest.mark.parametrize("n,level,bound", [(5, 1, 9), (5, 2, 9), (6, 1, 13), (6, 2, 13)])
+@pytest.mark.parametrize("n,level,bound", [(5, 1, 9), (5, 2, 9), (6, 1, 13), pytest.param(6, 2, 13, marks=pytest.mark.slow)])  # (6, 2, 13): 15 s
 def test_maxsat_screen_refutes_exactly_the_cubes_a_full_call_refutes(n, level, bound):
     """With one conflict for CaDiCaL, nearly every cube goes to RC2; the refuted set must
     be exactly the cubes with no level grid within the bound."""
@@ -99,34 +99,37 @@ def test_resplit_replaces_each_open_cube_by_its_pieces_and_forgets_the_screens()
     assert state.screened == []
 
 
-def test_a_resplit_proof_closes_and_a_capped_screen_refutes_only_what_a_full_call_does(tmp_path):
-    minimum = level_table()[6][2]
-    summary = prove_below(6, 3, minimum - 1, depth=5, workers=2, resplit=2, screen_levels=(1,), screen_method="maxsat", screen_seconds=0.5)
-    assert summary["proven"] and summary["cubes"] > len(enumerate_cubes(6, 3, minimum - 1, 5))
-    cubes = enumerate_cubes(6, 3, 13, 7)
-    capped = screen_cubes(6, 1, 13, cubes, conflicts=1, method="maxsat", seconds=0.05)
-    assert set(capped["refuted"]) <= _refutable(6, 1, 13, cubes)
+@pytest.mark.parametrize("n", [5, pytest.param(6, marks=pytest.mark.slow)])  # n = 6: 17-22 s on 2 loaded cores
+def test_a_resplit_proof_closes_and_a_capped_screen_refutes_only_what_a_full_call_does(n, tmp_path):
+    minimum = level_table()[n][2]
+    summary = prove_below(n, 3, minimum - 1, depth=5, workers=2, resplit=2, screen_levels=(1,), screen_method="maxsat", screen_seconds=0.5)
+    assert summary["proven"] and summary["cubes"] > len(enumerate_cubes(n, 3, minimum - 1, 5))
+    cubes = enumerate_cubes(n, 3, minimum, 7)
+    capped = screen_cubes(n, 1, minimum, cubes, conflicts=1, method="maxsat", seconds=0.05)
+    assert set(capped["refuted"]) <= _refutable(n, 1, minimum, cubes)
 
 
-def test_a_capped_maxsat_pass_is_noted_with_its_cap_and_a_larger_cap_screens_again(tmp_path):
-    minimum = level_table()[6][2]
+@pytest.mark.parametrize("n", [5, pytest.param(6, marks=pytest.mark.slow)])  # n = 6: 17-22 s on 2 loaded cores
+def test_a_capped_maxsat_pass_is_noted_with_its_cap_and_a_larger_cap_screens_again(n, tmp_path):
+    minimum = level_table()[n][2]
     path = tmp_path / "capped.json"
-    first = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, screen_seconds=5.0, checkpoint=path)
+    first = prove_below(n, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, screen_seconds=5.0, checkpoint=path)
     assert first["proven"] and json.loads(path.read_text())["screened"] == [[1, 0, 5.0]]
     saved = json.loads(path.read_text())
     saved["refuted"], saved["proven"] = saved["refuted"][:-2], False
     path.write_text(json.dumps(saved))
-    same = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, screen_seconds=5.0, checkpoint=path)
+    same = prove_below(n, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, screen_seconds=5.0, checkpoint=path)
     assert same["proven"] and same["screened"] == 0  # the same cap: not screened again
     saved["refuted"] = saved["refuted"][:-2]
     path.write_text(json.dumps(saved))
-    larger = prove_below(6, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, checkpoint=path)
+    larger = prove_below(n, 3, minimum - 1, depth=7, workers=1, screen_levels=(1,), screen_method="maxsat", screen_conflicts=100, checkpoint=path)
     assert larger["proven"] and json.loads(path.read_text())["screened"][-1] == [1, 0]
 
 
-def test_resplit_rounds_go_deeper_each_round_and_the_proof_still_closes(tmp_path):
-    minimum = level_table()[6][2]
+@pytest.mark.parametrize("n", [5, pytest.param(6, marks=pytest.mark.slow)])  # n = 6: 17-22 s on 2 loaded cores
+def test_resplit_rounds_go_deeper_each_round_and_the_proof_still_closes(n, tmp_path):
+    minimum = level_table()[n][2]
     path = tmp_path / "rounds.json"
-    summary = prove_below(6, 3, minimum - 1, depth=5, workers=2, resplit=1, resplit_rounds=3, screen_levels=(1,), screen_conflicts=1, checkpoint=path)
+    summary = prove_below(n, 3, minimum - 1, depth=5, workers=2, resplit=1, resplit_rounds=3, screen_levels=(1,), screen_conflicts=1, checkpoint=path)
     cubes = json.loads(path.read_text())["cubes"]
     assert summary["proven"] and max(len(c) for c in cubes) == 5 + 3

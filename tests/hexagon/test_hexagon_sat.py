@@ -44,7 +44,8 @@ def test_small_orders_proven_optimal_at_the_published_score(n):
     assert result.stats["cell_sum"] == int(published_table()[n]["best_cell_sum"])
 
 
-def test_order_6_proven_optimal_through_level_3():  # 9 s on 2 loaded cores
+@pytest.mark.slow  # 9-18 s on 2 loaded cores; n = 3..5 proven: test_small_orders_proven_optimal_at_the_published_score
+def test_order_6_proven_optimal_through_level_3():
     """n = 6: no level-3 grid has fewer than 13 penalties, and a grid with 13 exists."""
     result = PUZZLE.solve(HexInstance(6), "sat", budget=600, levels=3)
     assert result.status is Status.OPTIMAL and result.verified

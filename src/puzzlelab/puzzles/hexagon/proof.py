@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from puzzlelab.core.result import Budget, Result, Status, no_progress
+from puzzlelab.puzzles.hexagon import certify
 from puzzlelab.puzzles.hexagon.cube_proof import Counterexample, ProofSummary, prove_below
 from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
@@ -173,7 +174,7 @@ def run_proof(
     report.proof_bytes, report.solve_seconds, report.check_seconds = summary.proof_bytes, summary.solve_seconds, summary.check_seconds
     question = f"no level-{level} grid of order {n} with at most {bound} penalty edges"
     if summary.certified:
-        question += " (certified: every cube's UNSAT with a checked DRAT proof)"
+        question += " (certified: every cube's UNSAT with a checked certificate)"
     if summary.certificate_failure is not None:
         report.message = f"not proven: a certificate was refused ({summary.certificate_failure}); {summary.refuted} of {summary.cubes} cubes refuted with checked certificates"
     elif summary.counterexample is not None:
@@ -256,8 +257,8 @@ def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
     )
     if report.certified:
         message += (
-            f"; certificates: {report.proof_bytes / 1e6:.1f} MB of DRAT, {report.solve_seconds:.1f} s solving, "
-            f"{report.check_seconds:.1f} s checking (core.drat), cover checked by it too"
+            f"; certificates: {report.proof_bytes / 1e6:.1f} MB of {certify.PROOF_FORMAT.upper()}, {report.solve_seconds:.1f} s solving, "
+            f"{report.check_seconds:.1f} s checking (core.{certify.PROOF_FORMAT}), cover checked by it too"
         )
     found = _grid_of_score(n, raw, grid_budget)
     if not (found.verified and found.value == raw):

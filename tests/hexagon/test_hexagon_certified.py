@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from puzzlelab import cli
 from puzzlelab.core.parallel import start_method
+from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon import certify
 from puzzlelab.puzzles.hexagon.cover import uncovered_pattern
 from puzzlelab.puzzles.hexagon.cube_proof import prove_below
@@ -146,3 +147,17 @@ def test_the_drat_route_certifies_the_same_cubes(monkeypatch):
     monkeypatch.setattr(certify.ProofLog, "proof", lambda self: b"a\x02\x00" + real(self))
     forged = refute_cubes(5, 3, bound, "lex", cubes, certified=True)
     assert not forged.refuted and "neither RUP (RAT is not accepted here): [1]" in forged.certificate_failure
+
+
+
+@pytest.mark.slow  # about 2 min on one core
+def test_cubes_that_assume_a_variable_again_after_the_solver_dropped_it_are_certified(tmp_path):
+    """n = 7 at level 4, certified: with CaDiCaL's variable elimination on, a solver's
+    certificate named a clause it had deleted 500,000 steps before (eliminated with
+    variable 201, restored unlogged when a later cube assumed it), and the checker
+    rightly refused it at the 403rd cube, within 120 s of this run on one core
+    (certify.NO_RESTORED_CLAUSES says why). Past that point no certificate is refused."""
+    path = tmp_path / "n7.json"
+    summary = prove_below(7, 4, 16, depth=14, workers=1, certified=True, checkpoint=path, budget=Budget(150))
+    assert summary.certificate_failure is None and summary.counterexample is None
+    assert summary.refuted > 403 or summary.proven

@@ -135,8 +135,18 @@ def test_corrupted_lemmas_and_hints_are_refused_or_sound():
             if verdict.ok:
                 assert check_drat(clauses, _as_drat(clauses, proof.encode())).ok
             if "999999" in changed:
-                assert not verdict.ok and f"step {i + 1} " in verdict.message
+                assert not verdict.ok and f"step {i + 1} " in verdict.message and "never added: [999999]" in verdict.message
     assert refused > 0
+
+
+def test_a_hint_to_a_deleted_clause_is_refused_and_named():
+    """The lemma (1) follows from clauses 1 and 3, but not once clause 1 is deleted: a
+    solver that uses a clause after logging its deletion (hexagon/certify.py) is refused,
+    with the hint named."""
+    clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    assert check_lrat(clauses, "5 1 0 1 3 0\n", goals=[(12, [1])]).ok
+    verdict = check_lrat(clauses, "4 d 1 0\n5 1 0 1 3 0\n")
+    assert not verdict.ok and "step 2 " in verdict.message and "deleted or never added: [1]" in verdict.message
 
 
 def test_malformed_and_out_of_order_proofs_are_refused():

@@ -133,6 +133,8 @@ class LratChecker:
             lemma = [int(x) for x in numbers[starts[index] : starts[index] + sizes[index]][:8]]
             why = "does not follow from its hints" if status == BAD_LEMMA else "has an id not above the last one"
             self._error = f"step {first + index + 1} of the proof (id {int(ids[index])}) adds a clause that {why}: {lemma}{' ...' if sizes[index] > 8 else ''}"
+            if status == BAD_LEMMA:
+                self._error += self._absent_hints(numbers[hstarts[index] : hstarts[index] + hsizes[index]])
         elif status == GOAL_FAILED:
             self._failed = self._certified + index
             at, clause = self._goals[self._failed]
@@ -141,6 +143,16 @@ class LratChecker:
             self.refuted, self._certified = True, len(self._goals)
         else:
             self._certified += len(due)
+
+    def _absent_hints(self, hints: np.ndarray) -> str:
+        """Why a lemma failed, where a hint names no clause present (deleted, or never
+        added): a solver that uses a clause after logging its deletion (hexagon/certify.py,
+        NO_RESTORED_CLAUSES) is told apart from a wrong chain."""
+        n = int(self.counters[0])
+        ids = self.cid[:n]
+        at = np.searchsorted(ids, hints)
+        absent = [int(h) for h, i in zip(hints, at) if h > 0 and not (i < n and ids[i] == h and self.alive[i])]
+        return f" (hints naming no clause present, deleted or never added: {absent[:4]})" if absent else ""
 
     def _run(self, kinds, ids, starts, sizes, hstarts, hsizes, numbers, goal_clauses, top: int, *, g_steps=None, trusted: bool = False) -> tuple[int, int]:
         """lrat_kernel on these steps, the store compacted or grown first."""

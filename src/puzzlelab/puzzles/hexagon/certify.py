@@ -41,7 +41,10 @@ CHUNK_SECONDS = 30.0  # of solving, between checks of the proof in a certified r
 # proof was refused at cube 403 for a lemma whose hint had been deleted 500,000 steps
 # before (variable 201, assumed by the cubes). Without those two techniques nothing is
 # ever restored. Freezing the assumed variables would do it, but PySAT has no `freeze`.
-NO_RESTORED_CLAUSES = {"elim": 0, "decompose": 0}
+# Blocked-clause, covered-clause and conditioning elimination use the same stack; they
+# are off by default and kept off. (PySAT's `configure` ignores an unknown name, so
+# the slow test in tests/hexagon/test_hexagon_certified.py is what shows this works.)
+NO_RESTORED_CLAUSES = {"elim": 0, "decompose": 0, "block": 0, "cover": 0, "condition": 0}
 PROOF_FORMAT = "lrat"  # "lrat" (CaDiCaL's hints, checked by core.lrat) or "drat" (core.drat, forwards)
 
 

@@ -9,7 +9,7 @@ import tempfile
 from typing import Any
 
 from puzzlelab.core.puzzle import Puzzle
-from puzzlelab.core.result import Result, Verdict
+from puzzlelab.core.result import Budget, Result, Verdict
 from puzzlelab.puzzles.coins import model
 from puzzlelab.puzzles.coins.methods import METHODS
 from puzzlelab.puzzles.coins.reference import SOURCE, published_lengths
@@ -72,12 +72,19 @@ class CoinsPuzzle(Puzzle):
     def warm_up(self) -> None:
         """The level-array kernels (push, pull, path rebuilding; with every board and
         with one per orbit) and the two-bit array, on 4 x 4 boards (8,008 boards with
-        6 coins, 12,870 with 8): the tour's bidir reaches none of them."""
+        6 coins, 12,870 with 8), and `bidir` (both duplicate checks, one and two
+        threads) on a 4 x 4 puzzle: the tour answers from the table and reaches none of
+        them."""
         from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+        from puzzlelab.puzzles.coins.bidir import bidirectional
         from puzzlelab.puzzles.coins.kernels import forward_list, geometry, max_moves
         from puzzlelab.puzzles.coins.two_bit import TwoBitBfs
 
         start = model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2]
+        target = model.rows_to_mask(["o---", "---o", "o-o-", "-o-o"], "target")[2]
+        for dedup in ("bits", "hash"):
+            for threads in (1, 2):
+                bidirectional(model.Instance(4, 4, start, target), budget=Budget(60), memory_mb=64, dedup=dedup, threads=threads)
         symmetric = model.rows_to_mask(["o--o", "-oo-", "-oo-", "o--o"], "start")[2]
         with tempfile.TemporaryDirectory(prefix="coins-warm-up-") as folder:
             for board in (start, symmetric):

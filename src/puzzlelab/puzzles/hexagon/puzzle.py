@@ -25,7 +25,7 @@ from puzzlelab.puzzles.hexagon.model import (
     grid_values,
     parse_grids,
 )
-from puzzlelab.puzzles.hexagon.reference import published_table
+from puzzlelab.puzzles.hexagon.reference import level_table, published_table
 from puzzlelab.puzzles.hexagon.render import render_svg, render_text
 from puzzlelab.puzzles.hexagon.verify import verify_grid
 
@@ -84,9 +84,19 @@ class HexagonPuzzle(Puzzle):
         super().__init__(METHODS)
 
     def warm_up(self) -> None:
-        """The beam search's kernels, on order 3 (the tour's `auto` proves order 4 by SAT
-        and never reaches them)."""
+        """The beam search's and backtracking's kernels, on order 3 (the tour's `auto`
+        proves order 4 by SAT and never reaches them); the row DP's (`prove` up to
+        n = 11) and the LRAT and DRAT checkers' (`prove --certified`), on order 4."""
+        from puzzlelab.core.drat import check_drat
+        from puzzlelab.puzzles.hexagon.cube_proof import prove_below
+        from puzzlelab.puzzles.hexagon.rowdp import grids_within
+
         self.solve(HexInstance(3), "beam", budget=120, width=50, order="clock", restarts=1)
+        self.solve(HexInstance(3), "backtrack", budget=120)
+        bound = level_table()[4][2] - 1
+        grids_within(4, 3, bound)
+        prove_below(4, 3, bound, depth=7, workers=1, certified=True)
+        check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"2 0\n0\n")
 
     # ---------------------------------------------------------------- instances
     def parse(self, obj: Any) -> HexInstance:

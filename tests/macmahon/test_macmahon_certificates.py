@@ -319,6 +319,19 @@ def mutations(draw):
     return parse_instance(name), cert, still_true
 
 
+def test_an_orbit_size_listed_with_no_orbits_claims_nothing():
+    """Found by the property test below (hypothesis): {"5": 0} among a group of order 12's
+    orbit sizes is true, and was refused as a size that does not divide 12; a size
+    with orbits that does not divide the order is still refused."""
+    cert = real(SYMMETRIC)
+    group = cert["groups"]["board"]
+    group["orbit_sizes"]["5"] = 0
+    assert verify(parse_instance(SYMMETRIC), cert).ok
+    group["orbit_sizes"]["5"] = 1
+    verdict = verify(parse_instance(SYMMETRIC), cert)
+    assert verdict.rejected and "orbit size 5 does not divide" in verdict.message
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=mutations())
 def test_a_mutated_certificate_is_valid_only_when_still_true(case):

@@ -271,7 +271,7 @@ class _Check:
         for group in claim.groups:
             order = len(group.members)
             sizes = group.orbit_sizes
-            wrong = [s for s in sizes if order % s]
+            wrong = [s for s, v in sizes.items() if v and order % s]  # a size with no orbits claims nothing
             if wrong:
                 raise _Rejected(f"group {group.name}: orbit size {wrong[0]} does not divide the group order {order}")
             solutions, classes = sum(s * v for s, v in sizes.items()), sum(sizes.values())

@@ -49,7 +49,7 @@ def _brute_force(question) -> dict[int, int]:
     return out
 
 
-@pytest.mark.parametrize("n, level, extra", [(3, 1, 2), (3, 2, 1), (4, 1, 3), (4, 2, 1), (5, 1, 1)])
+@pytest.mark.parametrize("n, level, extra", [(3, 1, 2), (3, 2, 1), (4, 1, 3), (4, 2, 1), pytest.param(5, 1, 1, marks=pytest.mark.slow)])  # n = 5: 6 s
 def test_dlx_counts_equal_the_row_dp_histogram(n, level, extra):
     """DLX with a penalty allowance p lists each grid of penalty <= p once: its count is
     the row DP's cumulative histogram (penalty 0 = the exact cover: n = 4 level 1 has
@@ -107,8 +107,7 @@ def test_extensions_of_level2_grids_by_brute_force(levels):
             assert dlx_count(question, allowance) == expected
 
 
-@pytest.mark.parametrize("n", [4, 5])
-@pytest.mark.parametrize("levels", ["3", "3-4"])
+@pytest.mark.parametrize("n, levels", [(4, "3"), (4, "3-4"), (5, "3"), pytest.param(5, "3-4", marks=pytest.mark.slow)])  # (5, "3-4"): 6 s
 def test_extensions_agree_between_methods(n, levels):
     for base in _bases(n, 3):
         question = level_question(n, levels, base)

@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from puzzlelab.core.drat import MAX_VARIABLE, NEW_VARIABLES, DratProgress, DratVerdict
-from puzzlelab.core.lrat_kernels import BAD_ID, BAD_LEMMA, GOAL_FAILED, MALFORMED, REFUTED, lrat_kernel, parse_binary_lrat, parse_text_lrat
+from puzzlelab.core.lrat_kernels import BAD_ID, BAD_LEMMA, GOAL_FAILED, MALFORMED, REFUTED, find_live_clause, lrat_kernel, parse_binary_lrat, parse_text_lrat
 
 __all__ = ["LratChecker", "check_lrat"]
 
@@ -149,9 +149,7 @@ class LratChecker:
         added): a solver that uses a clause after logging its deletion (hexagon/certify.py,
         NO_RESTORED_CLAUSES) is told apart from a wrong chain."""
         n = int(self.counters[0])
-        ids = self.cid[:n]
-        at = np.searchsorted(ids, hints)
-        absent = [int(h) for h, i in zip(hints, at) if h > 0 and not (i < n and ids[i] == h and self.alive[i])]
+        absent = [int(h) for h in hints if h > 0 and find_live_clause(self.cid, self.alive, n, int(h)) < 0]
         return f" (hints naming no clause present, deleted or never added: {absent[:4]})" if absent else ""
 
     def _run(self, kinds, ids, starts, sizes, hstarts, hsizes, numbers, goal_clauses, top: int, *, g_steps=None, trusted: bool = False) -> tuple[int, int]:

@@ -221,7 +221,7 @@ def _index(lit):
 
 
 @numba.njit(cache=True)
-def _find(cid, alive, n, key):
+def find_live_clause(cid, alive, n, key):
     """The slot of the live clause with id `key`, or -1."""
     lo, hi = 0, n
     while lo < hi:
@@ -292,7 +292,7 @@ def _hinted(numbers, a, m, ha, hm, cid, alive, n, cstart, csize, pool, val, trai
         for h in range(ha, ha + hm):
             if numbers[h] <= 0:
                 break
-            c = _find(cid, alive, n, numbers[h])
+            c = find_live_clause(cid, alive, n, numbers[h])
             if c == -1:
                 break
             state, open_lit = _clause_state(c, cstart, csize, pool, val)
@@ -363,7 +363,7 @@ def lrat_kernel(cid, cstart, csize, alive, pool, val, trail, counters, kinds, id
             break
         if kinds[step] == 1:
             for h in range(hstarts[step], hstarts[step] + hsizes[step]):
-                c = _find(cid, alive, n, numbers[h])
+                c = find_live_clause(cid, alive, n, numbers[h])
                 if c != -1:
                     alive[c] = False
             continue

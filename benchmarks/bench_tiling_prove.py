@@ -14,21 +14,34 @@ least as long, ended optimal in at most that many seconds. Both answers are veri
 Printed per puzzle: each one's squares, bound, status and seconds, and how `prove` got
 its proof; in all, how many each proves within the limit.
 
+The full run is hours of CPU (up to 2 x 600 s a puzzle), so it is a campaign: each
+puzzle's row is saved as it ends in `--record` (default `data/tiling_prove_rows.json`,
+committed), keyed by puzzle, grid digest, limit and threads, with the commit that ran it
+and `prove`'s tiling. A rerun skips the puzzles recorded (their tilings re-verified on
+load; the proof itself is not redone) and prints the summary over every row asked for;
+`--fresh` runs them again.
+
 Run: nice -n 5 .venv/bin/python benchmarks/bench_tiling_prove.py [--limit 600] [--every 1]
      [--first 0] [--count 90] [--threads 1] [--names contest-0,sparse-3] [--no-peer]
+     [--record FILE] [--fresh]
 (`--no-peer`: CP-SAT alone is not run, nor read from the cache.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import time
+from pathlib import Path
 
 from bench_tiling_field import field, load_cache, peer
 from common import write_json
 
 from puzzlelab.puzzles.tiling import PUZZLE
+
+RECORD = Path(__file__).resolve().parent / "data" / "tiling_prove_rows.json"
 
 
 def contest_size() -> list[tuple[str, object]]:
@@ -38,6 +51,46 @@ def contest_size() -> list[tuple[str, object]]:
 def peer_within(entry: dict, limit: float) -> bool:
     """CP-SAT alone proved it within `limit` seconds (by its cached run)."""
     return entry["status"] == "optimal" and float(entry.get("seconds", entry["limit_s"])) <= limit
+
+
+def row_key(name: str, grid, limit: float, threads: int) -> str:
+    return f"{name}:{grid.digest()}:{limit:g}s:{threads}t"
+
+
+def load_record(path: Path, grids: dict) -> dict:
+    """The recorded rows, each one's tiling re-verified against its grid (a row whose
+    tiling fails, or whose puzzle is not in the field, is dropped and runs again)."""
+    if not path.exists():
+        return {}
+    kept = {}
+    for key, row in json.loads(path.read_text()).items():
+        grid = grids.get(row["puzzle"])
+        if grid is None or not key.startswith(f"{row['puzzle']}:{grid.digest()}:"):
+            continue
+        verdict = PUZZLE.verify(grid, row["solution"])
+        if verdict.ok and verdict.value == row["value"] and row["bound"] <= row["value"]:
+            kept[key] = row
+        else:
+            print(f"{row['puzzle']}: recorded tiling refused ({verdict.message}); it runs again")
+    return kept
+
+
+def save_record(path: Path, record: dict) -> None:
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def print_row(row: dict, recorded: bool) -> None:
+    print(f"{row['puzzle']:11s} {row['size']:>6s}  prove {row['value']} (bound {row['bound']}, {row['status']}, {row['seconds']:.1f} s; "
+          f"{row['parts']} parts; {row['route']})   CP-SAT {row['peer']} (bound {row['peer_bound']}, {row['peer_status']}, "
+          f"{row['peer_seconds']} s)" + (f"   [recorded, {row.get('commit') or '?'}]" if recorded else ""), flush=True)  # fmt: skip
 
 
 def summary(rows: list[dict], limit: float) -> str:
@@ -60,6 +113,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--names", default="")
     parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--record", type=Path, default=RECORD, help="rows kept as they end; a rerun skips them")
+    parser.add_argument("--fresh", action="store_true", help="run the recorded puzzles again")
     args = parser.parse_args()
 
     puzzles = contest_size()[:: max(1, args.every)][args.first : args.first + args.count]
@@ -67,8 +122,15 @@ def main() -> None:
         wanted = set(args.names.split(","))
         puzzles = [(n, g) for n, g in contest_size() if n in wanted]
     cache = load_cache()
+    record = {} if args.fresh else load_record(args.record, dict(contest_size()))
+    head = commit()
     rows = []
     for name, grid in puzzles:
+        key = row_key(name, grid, args.limit, args.threads)
+        if key in record and (args.no_peer or record[key]["peer_within"] is not None):
+            print_row(record[key], recorded=True)
+            rows.append(record[key])
+            continue
         none = {"value": None, "bound": None, "status": "not run", "seconds": None}
         theirs = none if args.no_peer else peer(name, grid, cache, args.limit, 1)
         started = time.perf_counter()
@@ -79,14 +141,23 @@ def main() -> None:
         row = {"puzzle": name, "size": f"{grid.width}x{grid.height}", "value": ours.value, "bound": ours.bound,
                "status": ours.status.value, "seconds": round(seconds, 2), "parts": ours.stats.get("parts"), "route": route,
                "peer": theirs["value"], "peer_bound": theirs["bound"], "peer_status": theirs["status"],
-               "peer_seconds": theirs.get("seconds"), "peer_within": None if args.no_peer else peer_within(theirs, args.limit)}  # fmt: skip
-        print(f"{name:11s} {row['size']:>6s}  prove {ours.value} (bound {ours.bound}, {ours.status.value}, {seconds:.1f} s; "
-              f"{row['parts']} parts; {route})   CP-SAT {theirs['value']} (bound {theirs['bound']}, {theirs['status']}, "
-              f"{theirs.get('seconds')} s)", flush=True)  # fmt: skip
+               "peer_seconds": theirs.get("seconds"), "peer_within": None if args.no_peer else peer_within(theirs, args.limit),
+               "commit": head, "solution": ours.solution}  # fmt: skip
+        print_row(row, recorded=False)
         rows.append(row)
+        record[key] = row
+        save_record(args.record, record)
     if rows:
         print(summary(rows, args.limit))
-        write_json("tiling_prove", {"benchmark": "prove vs CP-SAT alone", "limit_s": args.limit, "rows": rows, "summary": summary(rows, args.limit)})
+        write_json(
+            "tiling_prove",
+            {
+                "benchmark": "prove vs CP-SAT alone",
+                "limit_s": args.limit,
+                "rows": [{k: v for k, v in r.items() if k != "solution"} for r in rows],
+                "summary": summary(rows, args.limit),
+            },
+        )
 
 
 if __name__ == "__main__":

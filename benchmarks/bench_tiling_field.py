@@ -9,6 +9,9 @@ once per puzzle and kept in `benchmarks/data/tiling_peer_cache.json` (committed)
 fills in the puzzles it lacks, saving after each one, so the cache fills over several
 sessions (`--peer-only` to fill it without running `auto`); an entry is reused when its
 limit is at least the one asked or it is proven optimal. Both answers are verified.
+Each entry keeps the machine's 1-minute load when it started (`load`): CP-SAT's limit is
+wall time, so an unproven entry computed beside other work is weaker than it would be
+alone (a proven one gives the same value, only its seconds grow).
 
 Per puzzle: `auto`'s squares, bound (and which bound: the LP relaxation, the exact DP,
 CP-SAT, or the row / column bands every grid gets) and status; the peer's squares,
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -66,7 +70,7 @@ def peer(name: str, grid: Grid, cache: dict, limit: float, threads: int) -> dict
     entry = cache.get(key)
     if entry and (entry["limit_s"] >= limit or entry["status"] == "optimal"):
         return entry
-    started = time.perf_counter()
+    started, load = time.perf_counter(), round(os.getloadavg()[0], 2)
     try:
         status, value, squares, bound, _ = cpsat_tiling(grid.free(), budget=Budget(limit), threads=threads)
     except InvalidInstance as exc:  # the model does not fit the memory allowed
@@ -76,7 +80,7 @@ def peer(name: str, grid: Grid, cache: dict, limit: float, threads: int) -> dict
             verdict = PUZZLE.verify(grid, format_solution(grid, squares))
             assert verdict.ok and verdict.value == value, verdict.message
         entry = {"status": status.value, "value": value, "bound": bound, "limit_s": limit, "threads": threads,
-                 "seconds": round(time.perf_counter() - started, 2), "size": f"{grid.width}x{grid.height}"}  # fmt: skip
+                 "seconds": round(time.perf_counter() - started, 2), "size": f"{grid.width}x{grid.height}", "load": load}  # fmt: skip
     cache[key] = entry
     save_cache(cache)
     return entry

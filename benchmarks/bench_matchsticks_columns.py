@@ -23,11 +23,10 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import subprocess
 import sys
 import time
 
-from common import write_json
+from common import git_commit, write_json
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks import PUZZLE
@@ -38,10 +37,7 @@ from puzzlelab.puzzles.matchsticks.reference import published_table
 
 
 def _provenance(workers: int) -> dict:
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False).stdout.strip()
-    except OSError:
-        commit = None
+    commit = git_commit()
     return {
         "how": "each row: the method's search run to completion (stats.complete), its answer verified; "
         "written by benchmarks/bench_matchsticks_columns.py --record",

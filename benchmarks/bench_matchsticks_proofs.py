@@ -19,11 +19,10 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import time
 from pathlib import Path
 
-from common import write_json
+from common import git_commit, write_json
 
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.puzzles.matchsticks import PUZZLE
@@ -87,7 +86,7 @@ def _show(row: dict, label: str) -> None:
 def _record(path: str, row: dict) -> None:
     target = Path(path)
     data = json.loads(target.read_text()) if target.exists() else {"how": __doc__.split("\n\n")[0], "proofs": {}}
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False).stdout.strip()
+    commit = git_commit()
     earlier = data["proofs"].get(str(row["n"]))
     if earlier is not None:  # a rerun (--again): the earlier run's figures stay beside it
         history = earlier.pop("earlier", [])

@@ -32,12 +32,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import time
 from pathlib import Path
 
 from bench_tiling_field import field, load_cache, peer
-from common import write_json
+from common import git_commit, write_json
 
 from puzzlelab.puzzles.tiling import PUZZLE
 
@@ -80,13 +79,6 @@ def save_record(path: Path, record: dict) -> None:
     path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-
-
 def print_row(row: dict, recorded: bool) -> None:
     print(f"{row['puzzle']:11s} {row['size']:>6s}  prove {row['value']} (bound {row['bound']}, {row['status']}, {row['seconds']:.1f} s; "
           f"{row['parts']} parts; {row['route']})   CP-SAT {row['peer']} (bound {row['peer_bound']}, {row['peer_status']}, "
@@ -123,7 +115,7 @@ def main() -> None:
         puzzles = [(n, g) for n, g in contest_size() if n in wanted]
     cache = load_cache()
     record = {} if args.fresh else load_record(args.record, dict(contest_size()))
-    head = commit()
+    head = git_commit()
     rows = []
     for name, grid in puzzles:
         key = row_key(name, grid, args.limit, args.threads)

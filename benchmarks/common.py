@@ -8,11 +8,22 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 OUT = Path(__file__).resolve().parent / "out"
+
+
+def git_commit() -> str | None:
+    """The short hash of the checkout's HEAD, for results that say which code made
+    them; None where git is missing or this is not a checkout."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
 
 
 def median_seconds(fn: Callable[[], Any], repeats: int = 5) -> tuple[float, Any]:

@@ -115,6 +115,39 @@ def test_tasks_not_started_before_the_deadline_are_reported():
     assert done == sorted(done, reverse=True)  # one worker runs them in order: finished, then not
 
 
+class _RecordingTasks:
+    """A lazy task sequence that notes, as each task is built, how many outcomes the
+    caller had seen by then (the matchsticks subtrees build their bound that way)."""
+
+    def __init__(self, count, seen):
+        self.count, self.seen, self.built_after = count, seen, []
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, i):
+        self.built_after.append(len(self.seen))
+        return Task(sleep_then, (0.05, i))
+
+
+def test_tasks_are_taken_as_workers_come_free():
+    seen = []
+    tasks = _RecordingTasks(8, seen)
+    for outcome in parallel.run_tasks(tasks, workers=2):
+        seen.append(outcome.value)
+    assert sorted(seen) == list(range(8))
+    # two in flight at first, then one more after each outcome the caller has seen
+    assert tasks.built_after == [0, 0, 1, 2, 3, 4, 5, 6]
+
+
+def test_tasks_not_taken_when_the_batch_stops_are_reported():
+    outcomes = parallel.portfolio(
+        [Task(sleep_then, (0.1, "proven"))] + [Task(sleep_then, (30, i)) for i in range(5)], is_final=lambda v: v == "proven", workers=2
+    )
+    assert len(outcomes) == 6 and outcomes[0].value == "proven"
+    assert all(o.error == "cancelled" for o in outcomes[1:])
+
+
 def test_portfolio_first_proven_answer_stops_the_rest():
     _busy_kernel(10)
     tasks = [Task(stubborn), Task(sleep_then, (0.2, "proven")), Task(stubborn)]

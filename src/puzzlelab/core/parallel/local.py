@@ -22,18 +22,39 @@ def run_tasks(
     on_interim: Callable[[int, Any], None] | None = None,
     address: str | None = None,
 ) -> Iterator[Outcome]:
-    """`dispatch.run_tasks` on worker processes here (`address` is not used)."""
+    """`dispatch.run_tasks` on worker processes here (`address` is not used).
+
+    Tasks are taken from `tasks` one at a time, as a worker comes free (as the Ray
+    backend does), not all at once: a lazy sequence then builds each task with what
+    the finished ones established (the matchsticks subtrees take the best bound known
+    when they start; taken all at once, every subtree of a fresh search ran unbounded).
+    When the run stops early, the tasks not yet taken are taken and cancelled, so every
+    task still gets its Outcome."""
     budget = budget or Budget()
     n_workers = max(1, min(workers or default_workers(), len(tasks) or 1))
     with WorkerPool(n_workers, grace=grace, retries=retries) as pool:
-        tickets = {pool.submit(task, budget): index for index, task in enumerate(tasks)}
+        tickets: dict[int, int] = {}
+        taken = running = 0
+
+        def take(everything: bool = False) -> None:
+            nonlocal taken, running
+            while taken < len(tasks) and (everything or running < n_workers):
+                tickets[pool.submit(tasks[taken], budget)] = taken
+                taken += 1
+                running += 1
+
+        def stop() -> None:
+            take(everything=True)
+            for ticket in list(tickets):
+                pool.cancel(ticket)
+
+        take()
         remaining = len(tasks)
         stopping = False
         while remaining:
             if budget.cancelled and not stopping:
                 stopping = True
-                for ticket in list(tickets):
-                    pool.cancel(ticket)
+                stop()
             for event in pool.events(0.2):
                 index = tickets[event.ticket]
                 if event.kind == "interim" and on_interim is not None:
@@ -41,10 +62,12 @@ def run_tasks(
                 if event.kind != "done":
                     continue
                 remaining -= 1
+                running -= 1
                 outcome = event.outcome
                 outcome.index = index
                 yield outcome
                 if stop_when is not None and outcome.ok and not stopping and stop_when(outcome):
                     stopping = True
-                    for ticket in list(tickets):
-                        pool.cancel(ticket)
+                    stop()
+                elif not stopping:
+                    take()  # after the yield: the caller has seen this outcome

@@ -33,15 +33,16 @@ def run_tasks(
     budget = budget or Budget()
     n_workers = max(1, min(workers or default_workers(), len(tasks) or 1))
     with WorkerPool(n_workers, grace=grace, retries=retries) as pool:
-        tickets: dict[int, int] = {}
-        taken = running = 0
+        tickets: dict[int, int] = {}  # ticket -> task index, for every task taken
+        remaining = len(tasks)  # tasks without an Outcome yet
 
         def take(everything: bool = False) -> None:
-            nonlocal taken, running
-            while taken < len(tasks) and (everything or running < n_workers):
-                tickets[pool.submit(tasks[taken], budget)] = taken
-                taken += 1
-                running += 1
+            while len(tickets) < len(tasks):
+                running = len(tickets) - (len(tasks) - remaining)  # taken, less those with an Outcome
+                if running >= n_workers and not everything:
+                    return
+                index = len(tickets)
+                tickets[pool.submit(tasks[index], budget)] = index
 
         def stop() -> None:
             take(everything=True)
@@ -49,7 +50,6 @@ def run_tasks(
                 pool.cancel(ticket)
 
         take()
-        remaining = len(tasks)
         stopping = False
         while remaining:
             if budget.cancelled and not stopping:
@@ -62,7 +62,6 @@ def run_tasks(
                 if event.kind != "done":
                     continue
                 remaining -= 1
-                running -= 1
                 outcome = event.outcome
                 outcome.index = index
                 yield outcome

@@ -59,6 +59,7 @@ __all__ = [
     "search_member",
     "bound_member",
     "cpsat_member",
+    "cpsat_start_tiling",
     "wants_cpsat",
     "EXACT_MAX_SHORT_SIDE",
 ]
@@ -173,6 +174,16 @@ def bound_member(grid_json: dict, *, budget: Budget, interim) -> MemberAnswer:
     return MemberAnswer(None, None, bound, "lp bound")
 
 
+def cpsat_start_tiling(free: np.ndarray, budget: Budget) -> list[Square]:
+    """The CP-SAT member's start: the search members' first run (the beam in
+    orientation 0 at the first `SWEEPS` setting, half of `budget` before it is cut,
+    then one round of stripes)."""
+    m, d, w = SWEEPS[0]
+    _, squares, _ = oriented_beam(free, 0, m, d, w, budget.sub(fraction=0.5), hard=budget)
+    squares, _ = improve_by_stripes(free, squares, budget=budget, rounds=1)
+    return squares
+
+
 def cpsat_member(grid_json: dict, threads: int, seed: int, *, budget: Budget, interim) -> MemberAnswer:
     """A quick heuristic tiling (the search members' first run: a cheap beam, one round
     of stripes), then CP-SAT from it (hint and upper bound). The start matters: the
@@ -180,10 +191,7 @@ def cpsat_member(grid_json: dict, threads: int, seed: int, *, budget: Budget, in
     contest-54, -0 and -9, where this gives 169, 165 and 159 in 0.2-0.8 s."""
     free = _free(grid_json)
     _warm_kernels()
-    m, d, w = SWEEPS[0]
-    start = budget.sub(seconds=2.0)
-    _, squares, _ = oriented_beam(free, 0, m, d, w, start.sub(fraction=0.5), hard=start)
-    squares, _ = improve_by_stripes(free, squares, budget=start, rounds=1)
+    squares = cpsat_start_tiling(free, budget.sub(seconds=2.0))
     interim(MemberAnswer(len(squares), squares, 0, "cpsat start"))
     best = MemberAnswer(len(squares), squares, 0, "cpsat")
 

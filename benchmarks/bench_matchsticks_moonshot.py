@@ -10,34 +10,52 @@ is and search every placement of the band's sizes for strictly fewer matches. An
 improvement is kept (and the bands are swept again); a sweep where every band is
 searched to completion without one shows that no single band move improves the answer.
 Anything better than the published bound is verified by the checker and printed as a
-new record.
+new record; with `--record` it is also written to the shipped
+`data/new_records.json` (`records.py`, re-checked on load). A record already shipped is
+the start for its n (so wider bands continue from it).
 
 Run: python benchmarks/bench_matchsticks_moonshot.py [--n 47 63] [--width 3]
      [--budget-per-band 20] [--column greedy] [--greedy-seconds 60]
+     [--checkpoints proofs] [--record]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
-from common import write_json
+from common import git_commit, write_json
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.band import improve_band
 from puzzlelab.puzzles.matchsticks.columns import shipped_columns
 from puzzlelab.puzzles.matchsticks.model import Instance
+from puzzlelab.puzzles.matchsticks.records import record_improvement, records_file, shipped_records
 from puzzlelab.puzzles.matchsticks.reference import published_table
 from puzzlelab.puzzles.matchsticks.verify import count_matches, verify_solution
 
 
-def best_answer(n: int, column: str | None) -> tuple[str, int, list[list[int]]] | None:
-    """The lowest-valued shipped restricted answer of n (or that column's)."""
+def best_answer(n: int, column: str | None, checkpoints: Path | None = None, records: bool = True) -> tuple[str, int, list[list[int]]] | None:
+    """The lowest-valued shipped answer of n: a shipped new record, else the best
+    restricted answer (or that column's); with `checkpoints`, also the best answer so far
+    of a greedy campaign still running there (its search is incomplete, its answer is
+    recounted before use)."""
     found = []
+    if records and n in shipped_records():
+        row = shipped_records()[n]
+        found.append((row["value"], "new record", row["squares"]))
     for name, rows in shipped_columns()["columns"].items():
         if n in rows and (column is None or name == column):
             found.append((rows[n]["value"], name, rows[n]["squares"]))
+    held = checkpoints / f"matchsticks-greedy-n{n}.json" if checkpoints else None
+    if held is not None and held.exists() and column in (None, "greedy"):
+        squares = json.loads(held.read_text()).get("solution")
+        verdict = verify_solution(Instance(n), {"roam": 0, "squares": squares}) if squares else None
+        if verdict is not None and verdict.ok:
+            found.append((verdict.value, "greedy (checkpoint, incomplete)", squares))
     if not found:
         return None
     value, name, squares = min(found, key=lambda f: f[0])
@@ -76,12 +94,15 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=3, help="sizes re-placed together")
     parser.add_argument("--budget-per-band", type=float, default=20.0)
     parser.add_argument("--column", default=None, help="take the answer of this column only (diagonal1, diagonal20, greedy)")
+    parser.add_argument("--checkpoints", type=Path, default=None, help="also start from the answers in the greedy campaign's checkpoints in this folder")
+    parser.add_argument("--no-records", action="store_true", help="start from the restricted columns even where a new record ships (to repeat how it was found)")
+    parser.add_argument("--record", action="store_true", help="write every new record (verified) to the shipped data/new_records.json")
     parser.add_argument("--out", default="matchsticks_moonshot")
     args = parser.parse_args()
     table = published_table()
     rows = []
     for n in range(args.n[0], args.n[1] + 1):
-        start = best_answer(n, args.column)
+        start = best_answer(n, args.column, args.checkpoints, records=not args.no_records)
         if args.greedy_seconds > 0:
             # the ladder-type answers come from greedy; its search is hours long past n = 45,
             # but its first answers come at once (a stopped run keeps its best, verified)
@@ -100,6 +121,12 @@ def main() -> None:
         print(f"n={n:>2} record {record}  start {name} {value} -> {row['value']} ({verdict}); {row['improvements']} improvements, "
               f"{row['complete_bands']} of {row['bands']} bands of {args.width} searched to the end, {row['nodes']:,} nodes, {row['seconds']} s",
               flush=True)
+        if args.record and row["value"] < record:
+            how = f"python benchmarks/bench_matchsticks_moonshot.py --n {n} {n} --width {args.width} --budget-per-band {args.budget_per_band:g}"
+            how += (f" --column {args.column}" if args.column else "") + (" --no-records" if name != "new record" else "")
+            how += f" --checkpoints {args.checkpoints}" if name.endswith("incomplete)") else ""
+            kept = record_improvement(records_file(), n, row["squares"], how, f"{name} ({value} matches)", git_commit())
+            print(f"n={n:>2} {'recorded in ' + str(records_file()) if kept else 'not recorded: a shipped record is as good'}", flush=True)
     write_json(args.out, {"benchmark": "matchsticks_moonshot", "args": vars(args), "rows": rows})
 
 

@@ -3,7 +3,8 @@ them under `puzzlelab matchsticks`).
 
 `table` solves a range of n with one method and prints each verified value beside the
 published one: the column of A294249's table that method reproduces (diagonal with
-free_below 1 or 20, greedy), or the best known value.
+free_below 1 or 20, greedy), or the best known value. `records` shows the answers found
+here below the published values (`records.py`), drawn.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -24,7 +26,7 @@ from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.model import MAX_N
 from puzzlelab.puzzles.matchsticks.reference import published_table
 
-__all__ = ["table", "published_column"]
+__all__ = ["table", "records", "published_column"]
 
 
 def published_column(method: str, free_below: int | None) -> str:
@@ -156,11 +158,13 @@ def _print_row(instance, result, seconds, column, published, store, as_json):
 def _show_stored(values: list[int], as_json: bool) -> None:
     """The shipped restricted columns beside the published ones (`columns.py`)."""
     from puzzlelab.puzzles.matchsticks.columns import COLUMNS, shipped_columns
+    from puzzlelab.puzzles.matchsticks.records import shipped_records
 
     try:
         shipped = shipped_columns()
+        new_records = shipped_records()
     except ValueError as exc:
-        fail(f"shipped restricted columns: {exc}")
+        fail(f"shipped results: {exc}")
     published = published_table()
     same = have = 0
     seconds = 0.0
@@ -181,9 +185,56 @@ def _show_stored(values: list[int], as_json: bool) -> None:
             mark = "" if row["value"] == ref else "!"
             cells.append(f"{row['value']:>5}/{ref:<5}{mark:1}{row['seconds']:>9.1f}s")
         typer.echo(json.dumps(record) if as_json else f"{v:>3} {published[v]['best_known']:>5}  " + "  ".join(f"{c:>22}" for c in cells))
+        if v in new_records:
+            record["new_record"] = new_records[v]["value"]
+            if not as_json:
+                typer.echo(f"{'':>3} {new_records[v]['value']:>5}  new record, below the published {published[v]['best_known']} (puzzlelab matchsticks records)")
     if not as_json:
         total = len(values) * len(COLUMNS)
         typer.echo(f"{same} of {have} shipped values equal the published ones ({total - have} of {total} not computed yet); {seconds:.0f} s of search in all")
 
 
-COMMANDS = {"table": table}
+def records(
+    n: Annotated[str, typer.Option("--n", help="Values of n to show: a number, a range 47..63, or a list.")] = f"0..{MAX_N}",
+    svg: Annotated[Optional[Path], typer.Option(help="Also write each record's drawing to this folder as matchsticks-nN-record.svg.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per record (its squares included).")] = False,
+) -> None:
+    """Show the answers found here with fewer matches than A294249's published best
+    known values (upper bounds, not proofs), each re-verified by the checker on load,
+    drawn, with how it was found.
+
+    Example: puzzlelab matchsticks records
+             puzzlelab matchsticks records --n 56 --svg out/
+    """
+    from puzzlelab.puzzles.matchsticks.records import shipped_records
+    from puzzlelab.puzzles.matchsticks.render import render_svg, render_text
+
+    with user_errors():
+        values = set(bounded_range(n, "--n", 0, MAX_N))
+    try:
+        held = shipped_records()
+    except ValueError as exc:
+        fail(f"shipped records: {exc}")
+    chosen = [held[k] for k in sorted(held) if k in values]
+    if svg is not None:
+        try:
+            svg.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(f"--svg: cannot make the folder {svg}: {exc.strerror}")
+    for row in chosen:
+        solution = {"roam": 0, "squares": row["squares"]}
+        if as_json:
+            typer.echo(json.dumps(row))
+        else:
+            typer.echo(f"n={row['n']}: {row['value']} matches, below the published {row['published']} (new upper bound, checked on load)")
+            typer.echo(f"  started from: {row['started_from']}; found by: {row['found_by']}; {row['recorded']}")
+            typer.echo(render_text(row["n"], solution, matches=row["value"]))
+            typer.echo("")
+        if svg is not None:
+            caption = f"n={row['n']}: {row['value']} matches (published {row['published']})"
+            (svg / f"matchsticks-n{row['n']}-record.svg").write_text(render_svg(row["n"], solution, caption), encoding="utf-8")
+    if not as_json:
+        typer.echo(f"{len(chosen)} new record{'s' if len(chosen) != 1 else ''} of {len(held)} shipped")
+
+
+COMMANDS = {"table": table, "records": records}

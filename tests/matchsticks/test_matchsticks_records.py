@@ -1,0 +1,115 @@
+"""The new upper bounds for A294249 (issue 24 section 3, `records.py`): every shipped
+record recounts, with a counter written here, to its value, which is below the published
+best known value; a tampered file is refused; the band search finds the n = 56 record
+again from greedy's answer; the CLI shows and draws the records."""
+
+import json
+
+import pytest
+from matchsticks_oracles import published_rows
+from typer.testing import CliRunner
+
+from puzzlelab import cli
+from puzzlelab.core.result import Budget
+from puzzlelab.puzzles.matchsticks.band import improve_band
+from puzzlelab.puzzles.matchsticks.columns import shipped_columns
+from puzzlelab.puzzles.matchsticks.records import _parse, check_record, record_improvement, shipped_records
+
+ROWS = published_rows()
+
+
+def _matches(squares):
+    """Distinct unit segments of the squares' sides, counted from the corners alone."""
+    edges = set()
+    for size, x, y in squares:
+        for i in range(size):
+            edges |= {(x + i, y, "h"), (x + i, y + size, "h"), (x, y + i, "v"), (x + size, y + i, "v")}
+    return len(edges)
+
+
+def _record(n):
+    return json.loads(json.dumps(shipped_records()[n]))
+
+
+def test_every_shipped_record_recounts_below_the_published_value():
+    records = shipped_records()
+    assert 56 in records and records[56]["value"] <= 1216
+    for n, row in records.items():
+        squares = row["squares"]
+        assert sorted(s for s, _, _ in squares) == list(range(1, n + 1))
+        assert all(0 <= x and 0 <= y and x + s <= n and y + s <= n for s, x, y in squares)
+        assert _matches(squares) == row["value"] < ROWS[n]["best_known"] == row["published"]
+
+
+def test_a_tampered_record_is_refused():
+    row = _record(56)
+    row["value"] -= 1
+    with pytest.raises(ValueError, match="not the"):
+        check_record(row)
+    row = _record(56)
+    row["squares"][-1] = [1, 0, 0]  # the 1x1 moved onto the top-left corner: more matches
+    with pytest.raises(ValueError, match="not the 1216"):
+        check_record(row)
+    row = _record(56)
+    row["squares"] = row["squares"][:-1]
+    with pytest.raises(ValueError, match="missing sizes 1"):
+        check_record(row)
+    row = _record(56)
+    row["published"] = 1216
+    with pytest.raises(ValueError, match="shipped table has 1217"):
+        check_record(row)
+    row = _record(56)
+    del row["found_by"]
+    with pytest.raises(ValueError, match="missing fields found_by"):
+        check_record(row)
+    greedy = shipped_columns()["columns"]["greedy"][55]
+    row = _record(56) | {"n": 55, "value": greedy["value"], "published": 1186, "squares": greedy["squares"]}
+    with pytest.raises(ValueError, match="not below the published 1186"):
+        check_record(row)
+    twice = json.dumps({"provenance": "test", "records": [_record(56), _record(56)]})
+    with pytest.raises(ValueError, match="appears twice"):
+        _parse(twice)
+    with pytest.raises(ValueError, match="expected"):
+        _parse(json.dumps([_record(56)]))
+
+
+def test_the_band_search_finds_the_n56_record_from_greedys_answer():
+    greedy = shipped_columns()["columns"]["greedy"][56]["squares"]
+    assert _matches(greedy) == ROWS[56]["greedy_best"] == 1217
+    outcome = improve_band(greedy, 56, 4, 8, Budget(60))
+    assert outcome.complete and outcome.squares is not None
+    assert _matches(outcome.squares) == 1216
+    # sizes 4..8 alone move; everything else stays where greedy put it
+    assert [s for s in outcome.squares if not 4 <= s[0] <= 8] == [s for s in greedy if not 4 <= s[0] <= 8]
+
+
+def test_record_improvement_keeps_only_what_beats_the_published_and_the_held(tmp_path):
+    path = tmp_path / "records.json"
+    greedy = shipped_columns()["columns"]["greedy"][56]["squares"]
+    assert record_improvement(path, 56, greedy, "test", "greedy", None) is None  # 1217: equals the published
+    assert not path.exists()
+    better = _record(56)["squares"]
+    row = record_improvement(path, 56, better, "test", "greedy (1217 matches)", "abc")
+    assert row["value"] == 1216 and _parse(path.read_text())[56]["commit"] == "abc"
+    assert record_improvement(path, 56, better, "again", "greedy", None) is None  # as good as the one held
+    broken = [list(s) for s in better]
+    broken[0] = [56, 1, 0]  # the largest square off the area
+    with pytest.raises(ValueError, match="checker rejects"):
+        record_improvement(path, 56, broken[1:], "test", "greedy", None)
+    assert _parse(path.read_text())[56]["found_by"] == "test"
+
+
+def test_records_command_draws_and_lists(tmp_path):
+    app = cli.build_app()
+    result = CliRunner().invoke(app, ["matchsticks", "records", "--n", "56", "--svg", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("n=56: 1216 matches, below the published 1217")
+    assert "1216 matchsticks" in result.stdout and result.stdout.rstrip().endswith("1 new record of 1 shipped")
+    assert (tmp_path / "matchsticks-n56-record.svg").read_text().startswith("<svg")
+    shown = CliRunner().invoke(app, ["matchsticks", "records", "--json"])
+    rows = [json.loads(line) for line in shown.stdout.splitlines()]
+    assert [r["n"] for r in rows] == sorted(shipped_records()) and all(_matches(r["squares"]) == r["value"] for r in rows)
+    bad = CliRunner().invoke(app, ["matchsticks", "records", "--n", "x"])
+    assert bad.exit_code == 2 and bad.output.strip().startswith("error: --n:") and "Traceback" not in bad.output
+    table = CliRunner().invoke(app, ["matchsticks", "table", "--stored", "--n", "56"])
+    assert "1216  new record, below the published 1217" in table.stdout

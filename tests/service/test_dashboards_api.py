@@ -8,6 +8,7 @@ checker to the same value."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,7 +23,7 @@ from puzzlelab.puzzles.matchsticks.reference import published_table as matchstic
 from puzzlelab.puzzles.tiling.reference import CONTEST_OPTIMA, a219158_table
 from puzzlelab.service.answers import SourcedAnswer, clear_answer_sources, register_answer_source
 from puzzlelab.service.app import create_app
-from puzzlelab.service.sources import register_shipped_sources
+from puzzlelab.service.sources import MATCHSTICKS_SHIPPED, register_shipped_sources
 
 # One job per puzzle, each solved to optimality in seconds: (puzzle, instance, key).
 JOBS = [
@@ -137,6 +138,25 @@ def test_macmahon_counts_published_for_4x6_and_its_turn(client):
     assert set(get("macmahon").catalog()) <= set(rows)
     assert rows["4x6"]["published"] == rows["6x4"]["published"] == 106_624
     assert rows["3x8"]["published"] is None and rows["7x10"]["published"] is None
+
+
+def test_matchsticks_shipped_answers_are_served_with_the_new_record(client):
+    from puzzlelab.puzzles.matchsticks.verify import count_matches
+
+    data = dashboard(client, "matchsticks")
+    rows = {row["n"]: row for row in data["rows"]}
+    row = rows[56]
+    assert row["ours"]["value"] == 1216 < row["published"] == 1217 and row["ours"]["status"] == "feasible"
+    assert row["ours"]["source"] == MATCHSTICKS_SHIPPED
+    # a restricted column's answer where nothing better is held: n = 63's diagonal20 value equals the published 1451
+    assert rows[63]["ours"]["value"] == rows[63]["published"] == 1451
+    answer = client.get("/api/records/matchsticks/answer", params={"instance": "56"}).json()
+    assert answer["verified"] and answer["source"] == MATCHSTICKS_SHIPPED and answer["verdict"]["value"] == 1216
+    assert answer["published"]["value"] == 1217 and answer["text"].startswith("n=56: best score 1216")
+    squares = next(e for e in answer["exports"] if e["format"] == "squares")
+    exported = client.get(squares["url"]).text
+    triples = [tuple(map(int, t.split(","))) for t in re.findall(r"\((\d+,\s*\d+,\s*\d+)\)", exported)]
+    assert len(triples) == 56 and count_matches(triples) == 1216
 
 
 # ------------------------------------------------------------ store results appear after a solve

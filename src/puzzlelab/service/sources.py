@@ -1,6 +1,8 @@
 """The answer sources the service plugs in at start-up (`answers.register_answer_source`):
-today the shipped table of font5x7 coin optima (issue 23), each proven by this
-project's own full BFS. `answers` replays every entry with the checker on first use, as
+the shipped table of font5x7 coin optima (issue 23), each proven by this project's own
+full BFS; and the shipped matchsticks answers (issue 24): for each n the best of the
+restricted columns' complete searches and of the new records below the published
+values (not proofs: served as feasible). `answers` replays every entry with the checker on first use, as
 it does for any source; a table that cannot be read is logged and yields nothing, so the
 dashboards and the search methods go on without it."""
 
@@ -10,11 +12,14 @@ import logging
 from typing import Iterator
 
 from puzzlelab.puzzles.coins.optimal_table import CorruptTable, load_table
+from puzzlelab.puzzles.matchsticks.columns import COLUMNS, shipped_columns
+from puzzlelab.puzzles.matchsticks.records import shipped_records
 from puzzlelab.service.answers import SourcedAnswer, register_answer_source
 
-__all__ = ["COINS_TABLE", "coins_table_answers", "register_shipped_sources"]
+__all__ = ["COINS_TABLE", "MATCHSTICKS_SHIPPED", "coins_table_answers", "matchsticks_shipped_answers", "register_shipped_sources"]
 
 COINS_TABLE = "font5x7 optimal table (full BFS)"
+MATCHSTICKS_SHIPPED = "matchsticks shipped answers (restricted columns, new records)"
 log = logging.getLogger("puzzlelab.service")
 
 
@@ -28,5 +33,25 @@ def coins_table_answers() -> Iterator[SourcedAnswer]:
         log.error("the shipped coins table is not served: %s", exc)
 
 
+def matchsticks_shipped_answers() -> Iterator[SourcedAnswer]:
+    """For each n, the fewest matches among the shipped new records and restricted
+    columns (each file re-checked when it loads; the service's checker replays them)."""
+    try:
+        best: dict[int, tuple[int, list, str]] = {}
+        for name, rows in shipped_columns()["columns"].items():
+            for n, row in rows.items():
+                if n not in best or row["value"] < best[n][0]:
+                    best[n] = (row["value"], row["squares"], f"{COLUMNS[name][0]} ({name})")
+        for n, row in shipped_records().items():
+            if n not in best or row["value"] < best[n][0]:
+                best[n] = (row["value"], row["squares"], "band search (new record)")
+    except ValueError as exc:
+        log.error("the shipped matchsticks answers are not served: %s", exc)
+        return
+    for n, (value, squares, method) in sorted(best.items()):
+        yield SourcedAnswer(str(n), value, {"roam": 0, "squares": squares}, status="feasible", method=method)
+
+
 def register_shipped_sources() -> None:
     register_answer_source("coins", COINS_TABLE, coins_table_answers)
+    register_answer_source("matchsticks", MATCHSTICKS_SHIPPED, matchsticks_shipped_answers)

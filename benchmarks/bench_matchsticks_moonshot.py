@@ -14,7 +14,12 @@ new record; with `--record` it is also written to the shipped
 `data/new_records.json` (`records.py`, re-checked on load). A record already shipped is
 the start for its n (so wider bands continue from it).
 
+With `--related K`, the neighbourhood is related removal instead (`lns.py`): each of
+`--moves` moves re-places a random square and the K - 1 squares nearest it, exactly;
+seeded (`--seed`), so a run repeats.
+
 Run: python benchmarks/bench_matchsticks_moonshot.py [--n 47 63] [--width 3]
+     [--related 14 --moves 20000 --seed 1]
      [--budget-per-band 20] [--column greedy] [--greedy-seconds 60]
      [--checkpoints proofs] [--record]
 """
@@ -32,6 +37,7 @@ from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.band import improve_band
 from puzzlelab.puzzles.matchsticks.columns import shipped_columns
+from puzzlelab.puzzles.matchsticks.lns import related_search
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.records import record_improvement, records_file, shipped_records
 from puzzlelab.puzzles.matchsticks.reference import published_table
@@ -87,12 +93,28 @@ def sweep(n: int, squares: list[list[int]], width: int, seconds: float) -> dict:
             "improvements": improvements, "nodes": nodes, "seconds": round(time.perf_counter() - started, 1)}
 
 
+def related(n: int, squares: list[list[int]], k: int, moves: int, seed: int, seconds: float) -> dict:
+    """`moves` related re-placements of k sizes (`lns.related_search`), the answer
+    verified by the checker."""
+    started = time.perf_counter()
+    outcome = related_search(n, squares, k, moves, seed=seed, seconds_per_move=seconds)
+    verdict = verify_solution(Instance(n), {"roam": 0, "squares": outcome.squares})
+    if not verdict.ok or verdict.value != outcome.value:
+        raise SystemExit(f"n={n}: the related search returned an answer the checker does not confirm ({verdict.message})")
+    return {"n": n, "related": k, "seed": seed, "value": outcome.value, "squares": outcome.squares, "moves": outcome.moves,
+            "improvements": outcome.improvements, "incomplete_moves": outcome.incomplete_moves, "nodes": outcome.nodes,
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, nargs=2, default=[47, 63], metavar=("FROM", "TO"))
     parser.add_argument("--greedy-seconds", type=float, default=0.0, help="also start from greedy's best answer within this many seconds, when better")
     parser.add_argument("--width", type=int, default=3, help="sizes re-placed together")
     parser.add_argument("--budget-per-band", type=float, default=20.0)
+    parser.add_argument("--related", type=int, default=0, help="related removal of this many sizes a move (lns.py) in place of the band sweeps")
+    parser.add_argument("--moves", type=int, default=20000, help="--related: moves per n")
+    parser.add_argument("--seed", type=int, default=1, help="--related: random seed")
     parser.add_argument("--column", default=None, help="take the answer of this column only (diagonal1, diagonal20, greedy)")
     parser.add_argument("--checkpoints", type=Path, default=None, help="also start from the answers in the greedy campaign's checkpoints in this folder")
     parser.add_argument("--no-records", action="store_true", help="start from the restricted columns even where a new record ships (to repeat how it was found)")
@@ -114,15 +136,20 @@ def main() -> None:
             continue
         name, value, squares = start
         record = table[n]["best_known"]
-        row = sweep(n, squares, args.width, args.budget_per_band)
+        if args.related:
+            row = related(n, squares, args.related, args.moves, args.seed, args.budget_per_band)
+            work = f"{row['moves']:,} moves of {args.related} related sizes ({row['incomplete_moves']} stopped by --budget-per-band)"
+        else:
+            row = sweep(n, squares, args.width, args.budget_per_band)
+            work = f"{row['complete_bands']} of {row['bands']} bands of {args.width} searched to the end"
         row.update(start_column=name, start_value=value, record=record)
         rows.append(row)
         verdict = "NEW RECORD (verified)" if row["value"] < record else ("equals the record" if row["value"] == record else "above the record")
         print(f"n={n:>2} record {record}  start {name} {value} -> {row['value']} ({verdict}); {row['improvements']} improvements, "
-              f"{row['complete_bands']} of {row['bands']} bands of {args.width} searched to the end, {row['nodes']:,} nodes, {row['seconds']} s",
-              flush=True)
+              f"{work}, {row['nodes']:,} nodes, {row['seconds']} s", flush=True)
         if args.record and row["value"] < record:
-            how = f"python benchmarks/bench_matchsticks_moonshot.py --n {n} {n} --width {args.width} --budget-per-band {args.budget_per_band:g}"
+            how = f"python benchmarks/bench_matchsticks_moonshot.py --n {n} {n} --budget-per-band {args.budget_per_band:g}"
+            how += f" --related {args.related} --moves {args.moves} --seed {args.seed}" if args.related else f" --width {args.width}"
             how += (f" --column {args.column}" if args.column else "") + (" --no-records" if name != "new record" else "")
             how += f" --checkpoints {args.checkpoints}" if name.endswith("incomplete)") else ""
             kept = record_improvement(records_file(), n, row["squares"], how, f"{name} ({value} matches)", git_commit())

@@ -15,6 +15,7 @@ checker before using it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 import numba
 import numpy as np
@@ -22,7 +23,7 @@ import numpy as np
 from puzzlelab.core.bits import popcount
 from puzzlelab.core.result import NODES, Budget, should_stop
 
-__all__ = ["BandOutcome", "improve_band", "board_words"]
+__all__ = ["BandOutcome", "improve_band", "improve_sizes", "board_words"]
 
 _POLL_MASK = (1 << 8) - 1  # a node scans every placement of its size: polling is cheap beside it
 
@@ -61,11 +62,20 @@ def _empty_segments(rows: np.ndarray, cols: np.ndarray) -> int:
 def improve_band(squares: list[list[int]], area: int, low: int, high: int, budget: Budget | None = None) -> BandOutcome:
     """Re-place sizes high..low of `squares` (an answer inside a square of side
     `area`) for strictly fewer matches, all other squares fixed."""
+    return improve_sizes(squares, area, range(low, high + 1), budget)
+
+
+def improve_sizes(squares: list[list[int]], area: int, sizes: Iterable[int], budget: Budget | None = None) -> BandOutcome:
+    """`improve_band` for any set of sizes, consecutive or not (a scattered band: the
+    sizes that interact need not be neighbours, as 8 and 5, 4 at n = 56)."""
     budget = budget or Budget()
     if budget.expired():
         return BandOutcome(None, 0, None, 0, False)
-    fixed = [list(map(int, s)) for s in squares if not low <= s[0] <= high]
-    band = sorted((list(map(int, s)) for s in squares if low <= s[0] <= high), key=lambda s: -s[0])
+    moving = set(sizes)
+    fixed = [list(map(int, s)) for s in squares if s[0] not in moving]
+    band = sorted((list(map(int, s)) for s in squares if s[0] in moving), key=lambda s: -s[0])
+    if not band:
+        return BandOutcome(None, 0, None, 0, True)
     rows, cols = board_words(fixed, area)
     all_rows, all_cols = board_words(fixed + band, area)
     before = _empty_segments(rows, cols) - _empty_segments(all_rows, all_cols)

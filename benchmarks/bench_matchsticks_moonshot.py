@@ -35,27 +35,21 @@ from common import git_commit, write_json
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks import PUZZLE
-from puzzlelab.puzzles.matchsticks.band import improve_band
-from puzzlelab.puzzles.matchsticks.columns import shipped_columns
-from puzzlelab.puzzles.matchsticks.lns import related_search
+from puzzlelab.puzzles.matchsticks.lns import related_search, sweep_bands
 from puzzlelab.puzzles.matchsticks.model import Instance
-from puzzlelab.puzzles.matchsticks.records import record_improvement, records_file, shipped_records
+from puzzlelab.puzzles.matchsticks.records import best_shipped, record_improvement, records_file
 from puzzlelab.puzzles.matchsticks.reference import published_table
-from puzzlelab.puzzles.matchsticks.verify import count_matches, verify_solution
+from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
 
 def best_answer(n: int, column: str | None, checkpoints: Path | None = None, records: bool = True) -> tuple[str, int, list[list[int]]] | None:
-    """The lowest-valued shipped answer of n: a shipped new record, else the best
-    restricted answer (or that column's); with `checkpoints`, also the best answer so far
-    of a greedy campaign still running there (its search is incomplete, its answer is
-    recounted before use)."""
+    """The lowest-valued shipped answer of n (`records.best_shipped`); with
+    `checkpoints`, also the best answer so far of a greedy campaign still running there
+    (its search is incomplete, its answer is recounted before use)."""
     found = []
-    if records and n in shipped_records():
-        row = shipped_records()[n]
-        found.append((row["value"], "new record", row["squares"]))
-    for name, rows in shipped_columns()["columns"].items():
-        if n in rows and (column is None or name == column):
-            found.append((rows[n]["value"], name, rows[n]["squares"]))
+    shipped = best_shipped(n, column, records)
+    if shipped is not None:
+        found.append((shipped[1], shipped[0], shipped[2]))
     held = checkpoints / f"matchsticks-greedy-n{n}.json" if checkpoints else None
     if held is not None and held.exists() and column in (None, "greedy"):
         squares = json.loads(held.read_text()).get("solution")
@@ -69,28 +63,15 @@ def best_answer(n: int, column: str | None, checkpoints: Path | None = None, rec
 
 
 def sweep(n: int, squares: list[list[int]], width: int, seconds: float) -> dict:
-    """Bands of `width` sizes from n down, improvements kept, until a sweep finds none."""
-    area = n
-    current = [list(map(int, s)) for s in squares]
-    value = count_matches(current)
-    searched = complete = improvements = nodes = 0
+    """Bands of `width` sizes from n down, improvements kept, until a sweep finds none
+    (`lns.sweep_bands`); the answer verified by the checker."""
     started = time.perf_counter()
-    improved = True
-    while improved:
-        improved = False
-        for high in range(n, width - 1, -1):
-            outcome = improve_band(current, area, high - width + 1, high, Budget(seconds))
-            searched += 1
-            complete += outcome.complete
-            nodes += outcome.nodes
-            if outcome.squares is not None:
-                verdict = verify_solution(Instance(n), {"roam": 0, "squares": outcome.squares})
-                if not verdict.ok or verdict.value >= value:
-                    raise SystemExit(f"n={n}: the band search returned an answer the checker does not confirm ({verdict.message})")
-                current, value, improved = outcome.squares, verdict.value, True
-                improvements += 1
-    return {"n": n, "width": width, "value": value, "squares": current, "bands": searched, "complete_bands": complete,
-            "improvements": improvements, "nodes": nodes, "seconds": round(time.perf_counter() - started, 1)}
+    outcome = sweep_bands(n, squares, width, seconds)
+    verdict = verify_solution(Instance(n), {"roam": 0, "squares": outcome.squares})
+    if not verdict.ok or verdict.value != outcome.value:
+        raise SystemExit(f"n={n}: the band search returned an answer the checker does not confirm ({verdict.message})")
+    return {"n": n, "width": width, "value": outcome.value, "squares": outcome.squares, "bands": outcome.bands, "complete_bands": outcome.complete_bands,
+            "improvements": outcome.improvements, "nodes": outcome.nodes, "seconds": round(time.perf_counter() - started, 1)}
 
 
 def related(n: int, squares: list[list[int]], k: int, moves: int, seed: int, seconds: float) -> dict:

@@ -113,3 +113,25 @@ def test_records_command_draws_and_lists(tmp_path):
     assert bad.exit_code == 2 and bad.output.strip().startswith("error: --n:") and "Traceback" not in bad.output
     table = CliRunner().invoke(app, ["matchsticks", "table", "--stored", "--n", "56"])
     assert "1216  new record, below the published 1217" in table.stdout
+
+
+def test_improve_command_finds_the_record_from_a_users_answer_and_checks_input(tmp_path):
+    app = cli.build_app()
+    greedy = shipped_columns()["columns"]["greedy"][56]["squares"]
+    start = tmp_path / "greedy56.json"
+    start.write_text(json.dumps({"roam": 0, "squares": greedy}))
+    found = tmp_path / "found.json"
+    result = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--start", str(start), "--related", "12", "--moves", "50", "--out", str(found), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["before"], report["value"], report["published"], report["moves"]) == (1217, 1216, 1217, 50)
+    assert _matches(json.loads(found.read_text())["squares"]) == 1216
+    bands = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--start", str(start), "--related", "0", "--width", "5", "--budget", "60"])
+    assert bands.exit_code == 0 and bands.stdout.startswith("n=56: 1217 -> 1216 matches") and "new record (verified)" in bands.stdout
+    broken = [list(s) for s in greedy]
+    broken[-1] = [2, 0, 0]  # two squares of size 2, none of size 1
+    start.write_text(json.dumps({"roam": 0, "squares": broken}))
+    bad = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--start", str(start)])
+    assert bad.exit_code == 2 and "not a valid answer for n = 56" in bad.output and "Traceback" not in bad.output
+    missing = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--out", str(tmp_path / "no" / "such.json")])
+    assert missing.exit_code == 2 and "--out" in missing.output

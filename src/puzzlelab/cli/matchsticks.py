@@ -4,7 +4,8 @@ them under `puzzlelab matchsticks`).
 `table` solves a range of n with one method and prints each verified value beside the
 published one: the column of A294249's table that method reproduces (diagonal with
 free_below 1 or 20, greedy), or the best known value. `records` shows the answers found
-here below the published values (`records.py`), drawn.
+here below the published values (`records.py`), drawn. `improve` runs the record try's
+local search (`lns.py`) from a shipped answer or the user's.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.model import MAX_N
 from puzzlelab.puzzles.matchsticks.reference import published_table
 
-__all__ = ["table", "records", "published_column"]
+__all__ = ["table", "records", "improve", "published_column"]
 
 
 def published_column(method: str, free_below: int | None) -> str:
@@ -237,4 +238,77 @@ def records(
         typer.echo(f"{len(chosen)} new record{'s' if len(chosen) != 1 else ''} of {len(held)} shipped")
 
 
-COMMANDS = {"table": table, "records": records}
+def improve(
+    n: Annotated[int, typer.Argument(help="n: squares 1x1 .. nxn.", min=1, max=MAX_N)],
+    start: Annotated[Optional[Path], typer.Option(help="Start from this answer (JSON, (s,x,y) triples or the drawing); default: the best shipped one.")] = None,
+    related: Annotated[int, typer.Option(help="Re-place a random square and the k - 1 nearest it, exactly, each move (0: band sweeps instead).", min=0, max=MAX_N)] = 14,
+    moves: Annotated[int, typer.Option(help="--related: moves to make.", min=1)] = 2000,
+    seed: Annotated[int, typer.Option(help="--related: random seed (a run repeats exactly).")] = 1,
+    width: Annotated[int, typer.Option(help="With --related 0: re-place every band of this many consecutive sizes, until a sweep finds nothing.", min=1, max=MAX_N)] = 12,
+    budget: Annotated[float, typer.Option(help="Seconds allowed in all.", min=0)] = 600.0,
+    out_file: Annotated[Optional[Path], typer.Option("--out", help="Write the answer (JSON squares) here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+) -> None:
+    """Try to lower an answer's match count by re-placing groups of squares exactly, all
+    others held (large-neighbourhood search; how a(56) <= 1216 was found). The answer is
+    checked by the independent checker before it is printed or written.
+
+    Example: puzzlelab matchsticks improve 56 --related 12 --moves 500
+             puzzlelab matchsticks improve 40 --start answer.json --related 0 --width 15
+    """
+    from puzzlelab.cli.contract import read_solution
+    from puzzlelab.core.inputs import check_output_path
+    from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
+    from puzzlelab.puzzles.matchsticks.lns import related_search, sweep_bands
+    from puzzlelab.puzzles.matchsticks.model import Instance
+    from puzzlelab.puzzles.matchsticks.records import best_shipped
+    from puzzlelab.puzzles.matchsticks.verify import verify_solution
+
+    with user_errors():
+        if out_file is not None:
+            check_output_path(out_file, "--out")
+        if start is None:
+            try:
+                shipped = best_shipped(n)
+            except ValueError as exc:
+                fail(f"shipped answers: {exc}")
+            if shipped is None:
+                fail(f"n: no answer of n = {n} ships; give one with --start FILE")
+            origin, _, squares = f"shipped {shipped[0]}", shipped[1], shipped[2]
+        else:
+            solution = read_solution(start, PUZZLE.max_input_bytes)
+            verdict = verify_solution(Instance(n), solution)
+            if not verdict.ok:
+                fail(f"--start {start}: not a valid answer for n = {n}: {verdict.message}")
+            parsed = parse_any_solution(solution)
+            if parsed.roam:
+                fail(f"--start {start}: squares stick out of the largest one (roam {parsed.roam}); expected every square inside it")
+            origin, squares = str(start), [[q.size, q.x, q.y] for q in parsed.squares]
+    before = verify_solution(Instance(n), {"roam": 0, "squares": squares}).value
+    limit = Budget(budget)
+    started = time.perf_counter()
+    if related:
+        outcome = related_search(n, squares, related, moves, seed=seed, budget=limit)
+        work = {"moves": outcome.moves, "incomplete_moves": outcome.incomplete_moves}
+    else:
+        outcome = sweep_bands(n, squares, width, budget, budget=limit)
+        work = {"bands": outcome.bands, "complete_bands": outcome.complete_bands}
+    seconds = time.perf_counter() - started
+    verdict = verify_solution(Instance(n), {"roam": 0, "squares": outcome.squares})
+    if not verdict.ok or verdict.value != outcome.value:
+        fail(f"the search returned an answer the checker does not confirm ({verdict.message})", EXIT_NO_ANSWER)
+    published = published_table()[n]["best_known"]
+    report = {"n": n, "start": origin, "before": before, "value": verdict.value, "published": published, "improvements": outcome.improvements,
+              "nodes": outcome.nodes, "seconds": round(seconds, 2), **work, "squares": outcome.squares}
+    if out_file is not None:
+        out_file.write_text(json.dumps({"roam": 0, "squares": outcome.squares}) + "\n", encoding="utf-8")
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    mark = "below it: a new record (verified)" if verdict.value < published else ("equal" if verdict.value == published else "above it")
+    done = f"{work['moves']} moves of {related} related sizes" if related else f"{work['complete_bands']} of {work['bands']} bands of {width} searched to the end"
+    typer.echo(f"n={n}: {before} -> {verdict.value} matches (start: {origin}); published {published}: {mark}")
+    typer.echo(f"{outcome.improvements} improvements, {done}, {outcome.nodes:,} nodes, {seconds:.1f} s")
+
+
+COMMANDS = {"table": table, "records": records, "improve": improve}

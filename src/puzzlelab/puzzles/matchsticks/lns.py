@@ -1,6 +1,12 @@
-"""Large-neighbourhood search with related removal (Shaw, CP 1998): pick a square at
-random, take the k - 1 squares most related to it, re-place those k sizes exactly
-(`band.improve_sizes`), keep any strictly better answer, repeat.
+"""Large-neighbourhood search over matchstick answers (Shaw, CP 1998), with two exact
+neighbourhoods from `band.py` (issue 24, section 3):
+
+- `sweep_bands`: every band of `width` consecutive sizes, from the largest down,
+  re-placed exactly; sweeps until one finds nothing, which shows that no band move
+  improves the answer.
+- `related_search`, related removal: pick a square at random, take the k - 1 squares
+  most related to it, re-place those k sizes exactly (`band.improve_sizes`), keep any
+  strictly better answer, repeat.
 
 Related means near: the squares whose outlines lie closest to the chosen one's, so the
 sizes that share or could share matches are re-placed together even when they are far
@@ -19,10 +25,43 @@ from dataclasses import dataclass
 from typing import Callable
 
 from puzzlelab.core.result import Budget
-from puzzlelab.puzzles.matchsticks.band import improve_sizes
+from puzzlelab.puzzles.matchsticks.band import improve_band, improve_sizes
 from puzzlelab.puzzles.matchsticks.verify import count_matches
 
-__all__ = ["LnsOutcome", "related_sizes", "related_search"]
+__all__ = ["LnsOutcome", "SweepOutcome", "related_sizes", "related_search", "sweep_bands"]
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    squares: list[list[int]]
+    value: int
+    bands: int
+    complete_bands: int
+    improvements: int
+    nodes: int
+
+
+def sweep_bands(n: int, squares: list[list[int]], width: int, seconds_per_band: float, budget: Budget | None = None) -> SweepOutcome:
+    """Bands of `width` sizes from n down, each re-placed exactly (`band.improve_band`),
+    improvements kept, until a sweep finds none (or the budget ends)."""
+    budget = budget or Budget()
+    current = [list(map(int, s)) for s in squares]
+    value = count_matches(current)
+    searched = complete = improvements = nodes = 0
+    improved = True
+    while improved and not budget.expired():
+        improved = False
+        for high in range(n, width - 1, -1):
+            if budget.expired():
+                break
+            outcome = improve_band(current, n, high - width + 1, high, budget.sub(seconds_per_band))
+            searched += 1
+            complete += outcome.complete
+            nodes += outcome.nodes
+            if outcome.squares is not None:
+                current, value, improved = outcome.squares, count_matches(outcome.squares), True
+                improvements += 1
+    return SweepOutcome(current, value, searched, complete, improvements, nodes)
 
 
 @dataclass(frozen=True)

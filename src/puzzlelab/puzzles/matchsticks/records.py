@@ -23,11 +23,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from puzzlelab.puzzles.matchsticks.columns import shipped_columns
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
-__all__ = ["DATA_NAME", "records_file", "check_record", "shipped_records", "record_improvement"]
+__all__ = ["DATA_NAME", "records_file", "check_record", "shipped_records", "record_improvement", "best_shipped"]
 
 DATA_NAME = "new_records.json"
 _FIELDS = ("n", "value", "published", "squares", "found_by", "started_from", "recorded", "commit")
@@ -85,6 +86,24 @@ def _parse(text: str) -> dict[int, dict[str, Any]]:
             raise ValueError(f"{DATA_NAME}: record n={row['n']} appears twice")
         found[row["n"]] = row
     return found
+
+
+def best_shipped(n: int, column: str | None = None, records: bool = True) -> tuple[str, int, list[list[int]]] | None:
+    """(where from, value, squares) of the fewest-matches answer of n that ships: a new
+    record (unless `records` is False), else the best restricted column's (or only
+    `column`'s); None when none ships. Ties go to the record, then diagonal1,
+    diagonal20, greedy."""
+    found = []
+    if records and n in shipped_records():
+        row = shipped_records()[n]
+        found.append((row["value"], "new record", row["squares"]))
+    for name, rows in shipped_columns()["columns"].items():
+        if n in rows and (column is None or name == column):
+            found.append((rows[n]["value"], name, rows[n]["squares"]))
+    if not found:
+        return None
+    value, name, squares = min(found, key=lambda f: f[0])
+    return name, value, squares
 
 
 def record_improvement(path: str | os.PathLike, n: int, squares: list[list[int]], found_by: str, started_from: str, commit: str | None) -> dict[str, Any] | None:

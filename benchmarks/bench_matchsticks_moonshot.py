@@ -16,7 +16,9 @@ the start for its n (so wider bands continue from it).
 
 With `--related K`, the neighbourhood is related removal instead (`lns.py`): each of
 `--moves` moves re-places a random square and the K - 1 squares nearest it, exactly;
-seeded (`--seed`), so a run repeats.
+seeded (`--seed`), so a run repeats. With `--ladder T` the start is the ladder shape
+of greedy's n = 55, 56 answers with sizes T..1 placed exactly (`ladder.py`) instead of a
+shipped answer.
 
 Run: python benchmarks/bench_matchsticks_moonshot.py [--n 47 63] [--width 3]
      [--related 14 --moves 20000 --seed 1]
@@ -35,6 +37,7 @@ from common import git_commit, write_json
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.ladder import ladder_answer
 from puzzlelab.puzzles.matchsticks.lns import related_search, sweep_bands
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.records import best_shipped, record_improvement, records_file
@@ -93,6 +96,7 @@ def main() -> None:
     parser.add_argument("--greedy-seconds", type=float, default=0.0, help="also start from greedy's best answer within this many seconds, when better")
     parser.add_argument("--width", type=int, default=3, help="sizes re-placed together")
     parser.add_argument("--budget-per-band", type=float, default=20.0)
+    parser.add_argument("--ladder", type=int, default=None, metavar="T", help="start from the ladder shape with sizes T..1 placed exactly (ladder.py)")
     parser.add_argument("--related", type=int, default=0, help="related removal of this many sizes a move (lns.py) in place of the band sweeps")
     parser.add_argument("--moves", type=int, default=20000, help="--related: moves per n")
     parser.add_argument("--seed", type=int, default=1, help="--related: random seed")
@@ -106,6 +110,9 @@ def main() -> None:
     rows = []
     for n in range(args.n[0], args.n[1] + 1):
         start = best_answer(n, args.column, args.checkpoints, records=not args.no_records)
+        if args.ladder is not None:
+            squares, complete = ladder_answer(n, args.ladder)
+            start = (f"ladder (tail {args.ladder}{'' if complete else ', stopped'})", verify_solution(Instance(n), {"roam": 0, "squares": squares}).value, squares)
         if args.greedy_seconds > 0:
             # the ladder-type answers come from greedy; its search is hours long past n = 45,
             # but its first answers come at once (a stopped run keeps its best, verified)
@@ -131,7 +138,7 @@ def main() -> None:
         if args.record and row["value"] < record:
             how = f"python benchmarks/bench_matchsticks_moonshot.py --n {n} {n} --budget-per-band {args.budget_per_band:g}"
             how += f" --related {args.related} --moves {args.moves} --seed {args.seed}" if args.related else f" --width {args.width}"
-            how += (f" --column {args.column}" if args.column else "") + (" --no-records" if name != "new record" else "")
+            how += f" --ladder {args.ladder}" if args.ladder is not None else (f" --column {args.column}" if args.column else "") + (" --no-records" if name != "new record" else "")
             how += f" --checkpoints {args.checkpoints}" if name.endswith("incomplete)") else ""
             kept = record_improvement(records_file(), n, row["squares"], how, f"{name} ({value} matches)", git_commit())
             print(f"n={n:>2} {'recorded in ' + str(records_file()) if kept else 'not recorded: a shipped record is as good'}", flush=True)

@@ -1,0 +1,49 @@
+"""The ladder shape of the large squares, with the small ones placed exactly: a start for
+the record try (issue 24, section 3) that needs no long search.
+
+Greedy's answers for n = 55 and 56 share one shape: the sizes from n down go in groups
+of three sharing a top-left corner, four groups to a block at offsets (0, 0), (3, 0),
+(0, 6) and (3, 6) from the block's corner (a, a), and the blocks step 12 down the main
+diagonal. Every square of the shape is flush with the right or the bottom side of the
+largest square, so its sides lie on lines the others already use. `ladder_squares`
+builds that shape for any n (`group`, `dx`, `dy` vary it). `ladder_answer` places
+the sizes at or below `tail` exactly given the shape (`band.improve_sizes`: every
+placement of the tail searched), which for n = 54 gave 1156, one below the published
+1157, and for n = 56 the 1216 found from greedy's answer.
+"""
+
+from __future__ import annotations
+
+from puzzlelab.core.result import Budget
+from puzzlelab.puzzles.matchsticks.band import improve_sizes
+
+__all__ = ["ladder_squares", "ladder_answer"]
+
+
+def ladder_squares(n: int, tail: int, group: int = 3, dx: int = 3, dy: int = 6) -> list[list[int]]:
+    """Sizes n down to tail + 1 in the ladder shape, then sizes tail..1 at (0, 0)
+    (a placeholder for `ladder_answer` to place)."""
+    if not 0 <= tail < n:
+        raise ValueError(f"tail: expected 0 <= tail < n = {n}, got {tail}")
+    if group < 1 or dx < 0 or dy < 0:
+        raise ValueError("group must be at least 1, dx and dy at least 0")
+    offsets = [(0, 0), (dx, 0), (0, dy), (dx, dy)]
+    squares = []
+    for i, size in enumerate(range(n, tail, -1)):
+        block, within = divmod(i, 4 * group)
+        corner = block * 2 * dy
+        ox, oy = offsets[within // group]
+        x, y = corner + ox, corner + oy
+        # a square that would leave the area goes to the corner it can reach (it stays flush)
+        x, y = min(x, n - size), min(y, n - size)
+        squares.append([size, x, y])
+    return squares + [[size, 0, 0] for size in range(tail, 0, -1)]
+
+
+def ladder_answer(n: int, tail: int, group: int = 3, dx: int = 3, dy: int = 6, budget: Budget | None = None) -> tuple[list[list[int]], bool]:
+    """(squares, complete): the ladder shape with sizes tail..1 placed for the fewest
+    matches given it; `complete` is False when the budget stopped the tail's search
+    (the best placement found is kept)."""
+    squares = ladder_squares(n, tail, group, dx, dy)
+    outcome = improve_sizes(squares, n, range(1, tail + 1), budget)
+    return (outcome.squares if outcome.squares is not None else squares), outcome.complete

@@ -13,6 +13,7 @@ from puzzlelab import cli
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks.band import improve_band
 from puzzlelab.puzzles.matchsticks.columns import shipped_columns
+from puzzlelab.puzzles.matchsticks.ladder import ladder_answer, ladder_squares
 from puzzlelab.puzzles.matchsticks.records import _parse, check_record, record_improvement, shipped_records
 
 ROWS = published_rows()
@@ -33,7 +34,7 @@ def _record(n):
 
 def test_every_shipped_record_recounts_below_the_published_value():
     records = shipped_records()
-    assert 56 in records and records[56]["value"] <= 1216
+    assert records[56]["value"] <= 1216 and records[54]["value"] <= 1156
     for n, row in records.items():
         squares = row["squares"]
         assert sorted(s for s, _, _ in squares) == list(range(1, n + 1))
@@ -104,7 +105,7 @@ def test_records_command_draws_and_lists(tmp_path):
     result = CliRunner().invoke(app, ["matchsticks", "records", "--n", "56", "--svg", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("n=56: 1216 matches, below the published 1217")
-    assert "1216 matchsticks" in result.stdout and result.stdout.rstrip().endswith("1 new record of 1 shipped")
+    assert "1216 matchsticks" in result.stdout and result.stdout.rstrip().endswith(f"1 new record of {len(shipped_records())} shipped")
     assert (tmp_path / "matchsticks-n56-record.svg").read_text().startswith("<svg")
     shown = CliRunner().invoke(app, ["matchsticks", "records", "--json"])
     rows = [json.loads(line) for line in shown.stdout.splitlines()]
@@ -135,3 +136,28 @@ def test_improve_command_finds_the_record_from_a_users_answer_and_checks_input(t
     assert bad.exit_code == 2 and "not a valid answer for n = 56" in bad.output and "Traceback" not in bad.output
     missing = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--out", str(tmp_path / "no" / "such.json")])
     assert missing.exit_code == 2 and "--out" in missing.output
+
+
+def test_the_ladder_gives_both_records_and_never_beats_a_proven_value():
+    for n, record in ((54, 1156), (56, 1216)):  # the records, from the shape alone
+        squares, complete = ladder_answer(n, 6)
+        assert complete and _matches(squares) == record < ROWS[n]["best_known"]
+    # for n <= 46 the published values are proven optima: no answer may go below them
+    for n in range(12, 47):
+        squares, _ = ladder_answer(n, 6)
+        assert _matches(squares) >= ROWS[n]["best_known"], n
+
+
+def test_the_ladder_shape_is_greedys_shape():
+    # greedy's complete answers for n = 55 and 56 (shipped, found by its own search) hold
+    # the ladder shape in every size above their tails
+    for n, tail in ((55, 7), (56, 8)):
+        greedy = {s: (x, y) for s, x, y in shipped_columns()["columns"]["greedy"][n]["squares"]}
+        shape = ladder_squares(n, tail)
+        assert {s: (x, y) for s, x, y in shape if s > tail} == {s: greedy[s] for s in range(tail + 1, n + 1)}
+    for n in (20, 47, 63):
+        shape = ladder_squares(n, 8)
+        assert sorted(s for s, _, _ in shape) == list(range(1, n + 1))
+        assert all(0 <= x and 0 <= y and x + s <= n and y + s <= n for s, x, y in shape)
+    with pytest.raises(ValueError, match="tail"):
+        ladder_squares(10, 10)

@@ -4,8 +4,9 @@ the record try (issue 24, section 3) that needs no long search.
 Greedy's answers for n = 55 and 56 share one shape: the sizes from n down go in groups
 of three sharing a top-left corner, four groups to a block at offsets (0, 0), (3, 0),
 (0, 6) and (3, 6) from the block's corner (a, a), and the blocks step 12 down the main
-diagonal. Every square of the shape is flush with the right or the bottom side of the
-largest square, so its sides lie on lines the others already use. `ladder_squares`
+diagonal. The squares of a group share two sides' lines, the groups of a block share
+most of the rest, and three of every four groups reach the right or the bottom side of
+the largest square, so the shape draws its squares on few lines. `ladder_squares`
 builds that shape for any n (`group`, `dx`, `dy` vary it). `ladder_answer` places
 the sizes at or below `tail` exactly given the shape (`band.improve_sizes`: every
 placement of the tail searched), which for n = 54 gave 1156, one below the published

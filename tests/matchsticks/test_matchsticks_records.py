@@ -134,6 +134,10 @@ def test_improve_command_finds_the_record_from_a_users_answer_and_checks_input(t
     start.write_text(json.dumps({"roam": 0, "squares": broken}))
     bad = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--start", str(start)])
     assert bad.exit_code == 2 and "not a valid answer for n = 56" in bad.output and "Traceback" not in bad.output
+    ladder = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "6", "--related", "0", "--width", "12", "--json"])
+    assert ladder.exit_code == 0 and json.loads(ladder.stdout)["value"] == 1156
+    both = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "6", "--start", str(start)])
+    assert both.exit_code == 2 and "not both" in both.output
     missing = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--out", str(tmp_path / "no" / "such.json")])
     assert missing.exit_code == 2 and "--out" in missing.output
 

@@ -241,6 +241,7 @@ def records(
 def improve(
     n: Annotated[int, typer.Argument(help="n: squares 1x1 .. nxn.", min=1, max=MAX_N)],
     start: Annotated[Optional[Path], typer.Option(help="Start from this answer (JSON, (s,x,y) triples or the drawing); default: the best shipped one.")] = None,
+    ladder: Annotated[Optional[int], typer.Option(help="Start from the ladder shape (greedy's at n = 55, 56) with sizes T..1 placed exactly.", min=0, max=MAX_N)] = None,
     related: Annotated[int, typer.Option(help="Re-place a random square and the k - 1 nearest it, exactly, each move (0: band sweeps instead).", min=0, max=MAX_N)] = 14,
     moves: Annotated[int, typer.Option(help="--related: moves to make.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="--related: random seed (a run repeats exactly).")] = 1,
@@ -255,10 +256,12 @@ def improve(
 
     Example: puzzlelab matchsticks improve 56 --related 12 --moves 500
              puzzlelab matchsticks improve 40 --start answer.json --related 0 --width 15
+             puzzlelab matchsticks improve 54 --ladder 6 --related 0 --width 15
     """
     from puzzlelab.cli.contract import read_solution
     from puzzlelab.core.inputs import check_output_path
     from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
+    from puzzlelab.puzzles.matchsticks.ladder import ladder_answer
     from puzzlelab.puzzles.matchsticks.lns import related_search, sweep_bands
     from puzzlelab.puzzles.matchsticks.model import Instance
     from puzzlelab.puzzles.matchsticks.records import best_shipped
@@ -267,7 +270,14 @@ def improve(
     with user_errors():
         if out_file is not None:
             check_output_path(out_file, "--out")
-        if start is None:
+        if start is not None and ladder is not None:
+            fail("--ladder: give --start or --ladder, not both")
+        if ladder is not None:
+            if ladder >= n:
+                fail(f"--ladder: expected a tail below n = {n}, got {ladder}")
+            squares, _ = ladder_answer(n, ladder, budget=Budget(budget))
+            origin = f"ladder (tail {ladder})"
+        elif start is None:
             try:
                 shipped = best_shipped(n)
             except ValueError as exc:

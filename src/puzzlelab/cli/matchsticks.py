@@ -258,42 +258,15 @@ def improve(
              puzzlelab matchsticks improve 40 --start answer.json --related 0 --width 15
              puzzlelab matchsticks improve 54 --ladder 6 --related 0 --width 15
     """
-    from puzzlelab.cli.contract import read_solution
     from puzzlelab.core.inputs import check_output_path
-    from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
-    from puzzlelab.puzzles.matchsticks.ladder import ladder_answer
     from puzzlelab.puzzles.matchsticks.lns import related_search, sweep_bands
     from puzzlelab.puzzles.matchsticks.model import Instance
-    from puzzlelab.puzzles.matchsticks.records import best_shipped
     from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
     with user_errors():
         if out_file is not None:
             check_output_path(out_file, "--out")
-        if start is not None and ladder is not None:
-            fail("--ladder: give --start or --ladder, not both")
-        if ladder is not None:
-            if ladder >= n:
-                fail(f"--ladder: expected a tail below n = {n}, got {ladder}")
-            squares, _ = ladder_answer(n, ladder, budget=Budget(budget))
-            origin = f"ladder (tail {ladder})"
-        elif start is None:
-            try:
-                shipped = best_shipped(n)
-            except ValueError as exc:
-                fail(f"shipped answers: {exc}")
-            if shipped is None:
-                fail(f"n: no answer of n = {n} ships; give one with --start FILE")
-            origin, _, squares = f"shipped {shipped[0]}", shipped[1], shipped[2]
-        else:
-            solution = read_solution(start, PUZZLE.max_input_bytes)
-            verdict = verify_solution(Instance(n), solution)
-            if not verdict.ok:
-                fail(f"--start {start}: not a valid answer for n = {n}: {verdict.message}")
-            parsed = parse_any_solution(solution)
-            if parsed.roam:
-                fail(f"--start {start}: squares stick out of the largest one (roam {parsed.roam}); expected every square inside it")
-            origin, squares = str(start), [[q.size, q.x, q.y] for q in parsed.squares]
+        origin, squares = _improve_start(n, start, ladder, budget)
     before = verify_solution(Instance(n), {"roam": 0, "squares": squares}).value
     limit = Budget(budget)
     started = time.perf_counter()
@@ -319,6 +292,40 @@ def improve(
     done = f"{work['moves']} moves of {related} related sizes" if related else f"{work['complete_bands']} of {work['bands']} bands of {width} searched to the end"
     typer.echo(f"n={n}: {before} -> {verdict.value} matches (start: {origin}); published {published}: {mark}")
     typer.echo(f"{outcome.improvements} improvements, {done}, {outcome.nodes:,} nodes, {seconds:.1f} s")
+
+
+def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], budget: float) -> tuple[str, list[list[int]]]:
+    """`improve`'s start: the ladder shape, the user's answer (checked), or the best
+    shipped answer; a bad choice ends with a one-line error."""
+    from puzzlelab.cli.contract import read_solution
+    from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
+    from puzzlelab.puzzles.matchsticks.ladder import ladder_answer
+    from puzzlelab.puzzles.matchsticks.model import Instance
+    from puzzlelab.puzzles.matchsticks.records import best_shipped
+    from puzzlelab.puzzles.matchsticks.verify import verify_solution
+
+    if start is not None and ladder is not None:
+        fail("--ladder: give --start or --ladder, not both")
+    if ladder is not None:
+        if ladder >= n:
+            fail(f"--ladder: expected a tail below n = {n}, got {ladder}")
+        return f"ladder (tail {ladder})", ladder_answer(n, ladder, budget=Budget(budget))[0]
+    if start is None:
+        try:
+            shipped = best_shipped(n)
+        except ValueError as exc:
+            fail(f"shipped answers: {exc}")
+        if shipped is None:
+            fail(f"n: no answer of n = {n} ships; give one with --start FILE")
+        return f"shipped {shipped[0]}", shipped[2]
+    solution = read_solution(start, PUZZLE.max_input_bytes)
+    verdict = verify_solution(Instance(n), solution)
+    if not verdict.ok:
+        fail(f"--start {start}: not a valid answer for n = {n}: {verdict.message}")
+    parsed = parse_any_solution(solution)
+    if parsed.roam:
+        fail(f"--start {start}: squares stick out of the largest one (roam {parsed.roam}); expected every square inside it")
+    return str(start), [[q.size, q.x, q.y] for q in parsed.squares]
 
 
 COMMANDS = {"table": table, "records": records, "improve": improve}

@@ -65,7 +65,9 @@ function matchsticksDashboard(d) {
     { head: "n", cell: (r) => link(solveLink("matchsticks", r.instance), r.n) },
     { head: "a(n)", cell: (r) => fmt(r.published) },
     { head: "", cell: (r) => (r.proven ? "proven" : "bound") },
-    { head: "ours", cell: (r) => oursCell("matchsticks", r) },
+    { head: "ours", cell: (r) => (r.ours && r.ours.value < r.published
+      ? el("span", {}, oursCell("matchsticks", r), el("strong", { class: "new-record" }, " new record"))
+      : oursCell("matchsticks", r)) },
     { head: "diag-1", cell: (r) => fmt(r.diagonal1_best) },
     { head: "greedy", cell: (r) => fmt(r.greedy_best) },
   ], d.rows);

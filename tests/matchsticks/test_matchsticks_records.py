@@ -138,6 +138,10 @@ def test_improve_command_finds_the_record_from_a_users_answer_and_checks_input(t
     assert ladder.exit_code == 0 and json.loads(ladder.stdout)["value"] == 1156
     both = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "6", "--start", str(start)])
     assert both.exit_code == 2 and "not both" in both.output
+    for n in ("1", "2", "3"):  # nothing or almost nothing to move: an answer, not an error
+        small = CliRunner().invoke(app, ["matchsticks", "improve", n, "--moves", "5", "--json"])
+        assert small.exit_code == 0, small.output
+        assert json.loads(small.stdout)["value"] == ROWS[int(n)]["best_known"]
     missing = CliRunner().invoke(app, ["matchsticks", "improve", "56", "--out", str(tmp_path / "no" / "such.json")])
     assert missing.exit_code == 2 and "--out" in missing.output
 

@@ -97,6 +97,7 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=3, help="sizes re-placed together")
     parser.add_argument("--budget-per-band", type=float, default=20.0)
     parser.add_argument("--ladder", type=int, default=None, metavar="T", help="start from the ladder shape with sizes T..1 placed exactly (ladder.py)")
+    parser.add_argument("--ladder-shape", default="triples", help="--ladder: triples (greedy's shape at n = 55, 56) or pairs (at n = 53)")
     parser.add_argument("--related", type=int, default=0, help="related removal of this many sizes a move (lns.py) in place of the band sweeps")
     parser.add_argument("--moves", type=int, default=20000, help="--related: moves per n")
     parser.add_argument("--seed", type=int, default=1, help="--related: random seed")
@@ -111,8 +112,8 @@ def main() -> None:
     for n in range(args.n[0], args.n[1] + 1):
         start = best_answer(n, args.column, args.checkpoints, records=not args.no_records)
         if args.ladder is not None:
-            squares, complete = ladder_answer(n, args.ladder)
-            start = (f"ladder (tail {args.ladder}{'' if complete else ', stopped'})", verify_solution(Instance(n), {"roam": 0, "squares": squares}).value, squares)
+            squares, complete = ladder_answer(n, args.ladder, args.ladder_shape)
+            start = (f"ladder of {args.ladder_shape} (tail {args.ladder}{'' if complete else ', stopped'})", verify_solution(Instance(n), {"roam": 0, "squares": squares}).value, squares)
         if args.greedy_seconds > 0:
             # the ladder-type answers come from greedy; its search is hours long past n = 45,
             # but its first answers come at once (a stopped run keeps its best, verified)
@@ -138,7 +139,7 @@ def main() -> None:
         if args.record and row["value"] < record:
             how = f"python benchmarks/bench_matchsticks_moonshot.py --n {n} {n} --budget-per-band {args.budget_per_band:g}"
             how += f" --related {args.related} --moves {args.moves} --seed {args.seed}" if args.related else f" --width {args.width}"
-            how += f" --ladder {args.ladder}" if args.ladder is not None else (f" --column {args.column}" if args.column else "") + (" --no-records" if name != "new record" else "")
+            how += f" --ladder {args.ladder} --ladder-shape {args.ladder_shape}" if args.ladder is not None else (f" --column {args.column}" if args.column else "") + (" --no-records" if name != "new record" else "")
             how += f" --checkpoints {args.checkpoints}" if name.endswith("incomplete)") else ""
             kept = record_improvement(records_file(), n, row["squares"], how, f"{name} ({value} matches)", git_commit())
             print(f"n={n:>2} {'recorded in ' + str(records_file()) if kept else 'not recorded: a shipped record is as good'}", flush=True)

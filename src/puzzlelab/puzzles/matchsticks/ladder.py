@@ -4,7 +4,10 @@ the record try (issue 24, section 3) that needs no long search.
 Greedy's answers for n = 55 and 56 share one shape: the sizes from n down go in groups
 of three sharing a top-left corner, four groups to a block at offsets (0, 0), (3, 0),
 (0, 6) and (3, 6) from the block's corner (a, a), and the blocks step 12 down the main
-diagonal. The squares of a group share two sides' lines, the groups of a block share
+diagonal ("triples"). Greedy's answer for n = 53 has the other shape here ("pairs"):
+groups of two, nine groups to a block at x offsets 0, 2, 4 and y offsets 0, 6, 12,
+blocks stepping 18; from it, with bands of 15 swept over it, n = 54 gave 1153, four
+below the published 1157. The squares of a group share two sides' lines, the groups of a block share
 most of the rest, and three of every four groups reach the right or the bottom side of
 the largest square, so the shape draws its squares on few lines. `ladder_squares`
 builds that shape for any n (`group`, `dx`, `dy` vary it). `ladder_answer` places
@@ -18,33 +21,39 @@ from __future__ import annotations
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks.band import improve_sizes
 
-__all__ = ["ladder_squares", "ladder_answer"]
+__all__ = ["SHAPES", "ladder_squares", "ladder_answer"]
 
 
-def ladder_squares(n: int, tail: int, group: int = 3, dx: int = 3, dy: int = 6) -> list[list[int]]:
+# shape -> (sizes a group, the groups' offsets from the block's corner, the block's step):
+# "triples" is greedy's shape at n = 55, 56; "pairs" its shape at n = 53 (and most of 57)
+SHAPES: dict[str, tuple[int, tuple[tuple[int, int], ...], int]] = {
+    "triples": (3, ((0, 0), (3, 0), (0, 6), (3, 6)), 12),
+    "pairs": (2, ((0, 0), (2, 0), (4, 0), (0, 6), (2, 6), (4, 6), (0, 12), (2, 12), (4, 12)), 18),
+}
+
+
+def ladder_squares(n: int, tail: int, shape: str = "triples") -> list[list[int]]:
     """Sizes n down to tail + 1 in the ladder shape, then sizes tail..1 at (0, 0)
     (a placeholder for `ladder_answer` to place)."""
     if not 0 <= tail < n:
         raise ValueError(f"tail: expected 0 <= tail < n = {n}, got {tail}")
-    if group < 1 or dx < 0 or dy < 0:
-        raise ValueError("group must be at least 1, dx and dy at least 0")
-    offsets = [(0, 0), (dx, 0), (0, dy), (dx, dy)]
+    if shape not in SHAPES:
+        raise ValueError(f"shape: expected one of {', '.join(SHAPES)}, got {shape!r}")
+    group, offsets, step = SHAPES[shape]
     squares = []
     for i, size in enumerate(range(n, tail, -1)):
-        block, within = divmod(i, 4 * group)
-        corner = block * 2 * dy
+        block, within = divmod(i, len(offsets) * group)
         ox, oy = offsets[within // group]
-        x, y = corner + ox, corner + oy
-        # a square that would leave the area goes to the corner it can reach (it stays flush)
-        x, y = min(x, n - size), min(y, n - size)
+        # a square that would leave the area goes to the corner it can reach
+        x, y = min(block * step + ox, n - size), min(block * step + oy, n - size)
         squares.append([size, x, y])
     return squares + [[size, 0, 0] for size in range(tail, 0, -1)]
 
 
-def ladder_answer(n: int, tail: int, group: int = 3, dx: int = 3, dy: int = 6, budget: Budget | None = None) -> tuple[list[list[int]], bool]:
+def ladder_answer(n: int, tail: int, shape: str = "triples", budget: Budget | None = None) -> tuple[list[list[int]], bool]:
     """(squares, complete): the ladder shape with sizes tail..1 placed for the fewest
     matches given it; `complete` is False when the budget stopped the tail's search
     (the best placement found is kept)."""
-    squares = ladder_squares(n, tail, group, dx, dy)
+    squares = ladder_squares(n, tail, shape)
     outcome = improve_sizes(squares, n, range(1, tail + 1), budget)
     return (outcome.squares if outcome.squares is not None else squares), outcome.complete

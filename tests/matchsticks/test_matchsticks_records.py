@@ -14,6 +14,7 @@ from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks.band import improve_band
 from puzzlelab.puzzles.matchsticks.columns import shipped_columns
 from puzzlelab.puzzles.matchsticks.ladder import ladder_answer, ladder_squares
+from puzzlelab.puzzles.matchsticks.lns import sweep_bands
 from puzzlelab.puzzles.matchsticks.records import _parse, check_record, record_improvement, shipped_records
 
 ROWS = published_rows()
@@ -34,7 +35,7 @@ def _record(n):
 
 def test_every_shipped_record_recounts_below_the_published_value():
     records = shipped_records()
-    assert records[56]["value"] <= 1216 and records[54]["value"] <= 1156
+    assert records[56]["value"] <= 1216 and records[54]["value"] <= 1153
     for n, row in records.items():
         squares = row["squares"]
         assert sorted(s for s, _, _ in squares) == list(range(1, n + 1))
@@ -150,10 +151,16 @@ def test_the_ladder_gives_both_records_and_never_beats_a_proven_value():
     for n, record in ((54, 1156), (56, 1216)):  # the records, from the shape alone
         squares, complete = ladder_answer(n, 6)
         assert complete and _matches(squares) == record < ROWS[n]["best_known"]
+    # the pairs shape with its tail, then bands of 15 swept over it: 1166, then 1153
+    squares, complete = ladder_answer(54, 6, "pairs")
+    assert complete and _matches(squares) == 1166
+    swept = sweep_bands(54, squares, 15, 60)
+    assert _matches(swept.squares) == swept.value == 1153 < ROWS[54]["best_known"]
     # for n <= 46 the published values are proven optima: no answer may go below them
-    for n in range(12, 47):
-        squares, _ = ladder_answer(n, 6)
-        assert _matches(squares) >= ROWS[n]["best_known"], n
+    for shape in ("triples", "pairs"):
+        for n in range(12, 47):
+            squares, _ = ladder_answer(n, 6, shape)
+            assert _matches(squares) >= ROWS[n]["best_known"], (shape, n)
 
 
 def test_the_ladder_shape_is_greedys_shape():
@@ -163,9 +170,14 @@ def test_the_ladder_shape_is_greedys_shape():
         greedy = {s: (x, y) for s, x, y in shipped_columns()["columns"]["greedy"][n]["squares"]}
         shape = ladder_squares(n, tail)
         assert {s: (x, y) for s, x, y in shape if s > tail} == {s: greedy[s] for s in range(tail + 1, n + 1)}
+    greedy = {s: (x, y) for s, x, y in shipped_columns()["columns"]["greedy"][53]["squares"]}
+    shape = ladder_squares(53, 11, "pairs")  # greedy's n = 53 answer, sizes 53..12
+    assert {s: (x, y) for s, x, y in shape if s > 11} == {s: greedy[s] for s in range(12, 54)}
     for n in (20, 47, 63):
         shape = ladder_squares(n, 8)
         assert sorted(s for s, _, _ in shape) == list(range(1, n + 1))
         assert all(0 <= x and 0 <= y and x + s <= n and y + s <= n for s, x, y in shape)
     with pytest.raises(ValueError, match="tail"):
         ladder_squares(10, 10)
+    with pytest.raises(ValueError, match="shape"):
+        ladder_squares(10, 5, "quads")

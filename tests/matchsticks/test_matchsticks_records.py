@@ -137,6 +137,10 @@ def test_improve_command_finds_the_record_from_a_users_answer_and_checks_input(t
     assert bad.exit_code == 2 and "not a valid answer for n = 56" in bad.output and "Traceback" not in bad.output
     ladder = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "6", "--related", "0", "--width", "12", "--json"])
     assert ladder.exit_code == 0 and json.loads(ladder.stdout)["value"] == 1156
+    pairs = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "6", "--ladder-shape", "pairs", "--related", "0", "--width", "15", "--json"])
+    assert pairs.exit_code == 0 and json.loads(pairs.stdout)["value"] == 1153
+    shape = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "6", "--ladder-shape", "quads"])
+    assert shape.exit_code == 2 and "--ladder-shape: expected one of triples, pairs" in shape.output
     both = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "6", "--start", str(start)])
     assert both.exit_code == 2 and "not both" in both.output
     for n in ("1", "2", "3"):  # nothing or almost nothing to move: an answer, not an error

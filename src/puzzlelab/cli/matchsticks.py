@@ -242,6 +242,7 @@ def improve(
     n: Annotated[int, typer.Argument(help="n: squares 1x1 .. nxn.", min=1, max=MAX_N)],
     start: Annotated[Optional[Path], typer.Option(help="Start from this answer (JSON, (s,x,y) triples or the drawing); default: the best shipped one.")] = None,
     ladder: Annotated[Optional[int], typer.Option(help="Start from the ladder shape (greedy's at n = 55, 56) with sizes T..1 placed exactly.", min=0, max=MAX_N)] = None,
+    ladder_shape: Annotated[str, typer.Option(help="--ladder: triples (greedy's shape at n = 55, 56) or pairs (at n = 53).")] = "triples",
     related: Annotated[int, typer.Option(help="Re-place a random square and the k - 1 nearest it, exactly, each move (0: band sweeps instead).", min=0, max=MAX_N)] = 14,
     moves: Annotated[int, typer.Option(help="--related: moves to make.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="--related: random seed (a run repeats exactly).")] = 1,
@@ -266,7 +267,7 @@ def improve(
     with user_errors():
         if out_file is not None:
             check_output_path(out_file, "--out")
-        origin, squares = _improve_start(n, start, ladder, budget)
+        origin, squares = _improve_start(n, start, ladder, ladder_shape, budget)
     before = verify_solution(Instance(n), {"roam": 0, "squares": squares}).value
     limit = Budget(budget)
     started = time.perf_counter()
@@ -294,12 +295,12 @@ def improve(
     typer.echo(f"{outcome.improvements} improvements, {done}, {outcome.nodes:,} nodes, {seconds:.1f} s")
 
 
-def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], budget: float) -> tuple[str, list[list[int]]]:
+def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], shape: str, budget: float) -> tuple[str, list[list[int]]]:
     """`improve`'s start: the ladder shape, the user's answer (checked), or the best
     shipped answer; a bad choice ends with a one-line error."""
     from puzzlelab.cli.contract import read_solution
     from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
-    from puzzlelab.puzzles.matchsticks.ladder import ladder_answer
+    from puzzlelab.puzzles.matchsticks.ladder import SHAPES, ladder_answer
     from puzzlelab.puzzles.matchsticks.model import Instance
     from puzzlelab.puzzles.matchsticks.records import best_shipped
     from puzzlelab.puzzles.matchsticks.verify import verify_solution
@@ -309,7 +310,9 @@ def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], budget:
     if ladder is not None:
         if ladder >= n:
             fail(f"--ladder: expected a tail below n = {n}, got {ladder}")
-        return f"ladder (tail {ladder})", ladder_answer(n, ladder, budget=Budget(budget))[0]
+        if shape not in SHAPES:
+            fail(f"--ladder-shape: expected one of {', '.join(SHAPES)}, got {shape!r}")
+        return f"ladder of {shape} (tail {ladder})", ladder_answer(n, ladder, shape, budget=Budget(budget))[0]
     if start is None:
         try:
             shipped = best_shipped(n)

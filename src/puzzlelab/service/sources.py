@@ -12,8 +12,9 @@ import logging
 from typing import Iterator
 
 from puzzlelab.puzzles.coins.optimal_table import CorruptTable, load_table
-from puzzlelab.puzzles.matchsticks.columns import COLUMNS, shipped_columns
-from puzzlelab.puzzles.matchsticks.records import shipped_records
+from puzzlelab.puzzles.matchsticks.columns import COLUMNS
+from puzzlelab.puzzles.matchsticks.model import MAX_N
+from puzzlelab.puzzles.matchsticks.records import best_shipped
 from puzzlelab.service.answers import SourcedAnswer, register_answer_source
 
 __all__ = ["COINS_TABLE", "MATCHSTICKS_SHIPPED", "coins_table_answers", "matchsticks_shipped_answers", "register_shipped_sources"]
@@ -35,21 +36,18 @@ def coins_table_answers() -> Iterator[SourcedAnswer]:
 
 def matchsticks_shipped_answers() -> Iterator[SourcedAnswer]:
     """For each n, the fewest matches among the shipped new records and restricted
-    columns (each file re-checked when it loads; the service's checker replays them)."""
+    columns (`records.best_shipped`; each file re-checked when it loads, and the
+    service's checker replays them)."""
     try:
-        best: dict[int, tuple[int, list, str]] = {}
-        for name, rows in shipped_columns()["columns"].items():
-            for n, row in rows.items():
-                if n not in best or row["value"] < best[n][0]:
-                    best[n] = (row["value"], row["squares"], f"{COLUMNS[name][0]} ({name})")
-        for n, row in shipped_records().items():
-            if n not in best or row["value"] < best[n][0]:
-                best[n] = (row["value"], row["squares"], "band search (new record)")
+        best = {n: best_shipped(n) for n in range(MAX_N + 1)}
     except ValueError as exc:
         log.error("the shipped matchsticks answers are not served: %s", exc)
         return
-    for n, (value, squares, method) in sorted(best.items()):
-        yield SourcedAnswer(str(n), value, {"roam": 0, "squares": squares}, status="feasible", method=method)
+    for n, found in best.items():
+        if found is not None:
+            name, value, squares = found
+            method = "band search (new record)" if name == "new record" else f"{COLUMNS[name][0]} ({name})"
+            yield SourcedAnswer(str(n), value, {"roam": 0, "squares": squares}, status="feasible", method=method)
 
 
 def register_shipped_sources() -> None:

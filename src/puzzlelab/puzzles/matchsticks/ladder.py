@@ -10,7 +10,7 @@ blocks stepping 18; from it, with bands of 15 swept over it, n = 54 gave 1153, f
 below the published 1157. The squares of a group share two sides' lines, the groups of a block share
 most of the rest, and three of every four groups reach the right or the bottom side of
 the largest square, so the shape draws its squares on few lines. `ladder_squares`
-builds that shape for any n (`group`, `dx`, `dy` vary it). `ladder_answer` places
+builds either shape for any n (`shape`). `ladder_answer` places
 the sizes at or below `tail` exactly given the shape (`band.improve_sizes`: every
 placement of the tail searched), which for n = 54 gave 1156, one below the published
 1157, and for n = 56 the 1216 found from greedy's answer.

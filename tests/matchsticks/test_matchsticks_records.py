@@ -13,7 +13,7 @@ from puzzlelab import cli
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks.band import improve_band
 from puzzlelab.puzzles.matchsticks.columns import shipped_columns
-from puzzlelab.puzzles.matchsticks.ladder import ladder_answer, ladder_squares
+from puzzlelab.puzzles.matchsticks.ladder import SHAPES, ladder_answer, ladder_squares, shape_family
 from puzzlelab.puzzles.matchsticks.lns import sweep_bands
 from puzzlelab.puzzles.matchsticks.records import _parse, check_record, record_improvement, shipped_records
 
@@ -185,3 +185,20 @@ def test_the_ladder_shape_is_greedys_shape():
         ladder_squares(10, 10)
     with pytest.raises(ValueError, match="shape"):
         ladder_squares(10, 5, "quads")
+
+
+def test_the_shape_family_holds_greedys_shapes_and_never_beats_a_proven_value():
+    family = shape_family()
+    assert len(family) == len(set(family)) == 2825
+    assert SHAPES["triples"] in family and SHAPES["pairs"] in family
+    for name, shape in SHAPES.items():  # a shape given by value builds what its name builds
+        assert ladder_squares(47, 6, shape) == ladder_squares(47, 6, name)
+    for shape in family[::23]:  # every placement stays inside the largest square
+        squares = ladder_squares(30, 4, shape)
+        assert sorted(s for s, _, _ in squares) == list(range(1, 31))
+        assert all(0 <= x and 0 <= y and x + s <= 30 and y + s <= 30 for s, x, y in squares)
+    # the published values for n <= 46 are proven optima: no shape may go below them
+    for shape in family[::97]:
+        for n in (12, 19, 26, 33, 40, 46):
+            squares, _ = ladder_answer(n, 6, shape, Budget(10))
+            assert _matches(squares) >= ROWS[n]["best_known"], (shape, n)

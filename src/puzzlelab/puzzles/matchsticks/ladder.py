@@ -21,25 +21,48 @@ from __future__ import annotations
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks.band import improve_sizes
 
-__all__ = ["SHAPES", "ladder_squares", "ladder_answer"]
+__all__ = ["SHAPES", "Shape", "ladder_squares", "ladder_answer", "shape_family"]
 
+# (sizes a group, the groups' offsets from the block's corner, the block's step down the diagonal)
+Shape = tuple[int, tuple[tuple[int, int], ...], int]
 
-# shape -> (sizes a group, the groups' offsets from the block's corner, the block's step):
 # "triples" is greedy's shape at n = 55, 56; "pairs" its shape at n = 53 (and most of 57)
-SHAPES: dict[str, tuple[int, tuple[tuple[int, int], ...], int]] = {
+SHAPES: dict[str, Shape] = {
     "triples": (3, ((0, 0), (3, 0), (0, 6), (3, 6)), 12),
     "pairs": (2, ((0, 0), (2, 0), (4, 0), (0, 6), (2, 6), (4, 6), (0, 12), (2, 12), (4, 12)), 18),
 }
 
 
-def ladder_squares(n: int, tail: int, shape: str = "triples") -> list[list[int]]:
-    """Sizes n down to tail + 1 in the ladder shape, then sizes tail..1 at (0, 0)
-    (a placeholder for `ladder_answer` to place)."""
+def shape_family() -> list[Shape]:
+    """Every ladder near the two of greedy's (2,825 of them; both `SHAPES` among them): g
+    sizes a group (1..4), mx x my groups a block (4..24 sizes) at offsets (i dx, j dy)
+    with dx within -1..+2 of g and dy within 2 of mx g, the step within 2 of the block's
+    sizes, the groups taken row by row or transposed. The benchmark
+    `bench_matchsticks_ladders.py` tries each for n = 47..63: none beats greedy's two."""
+    family = []
+    for group in range(1, 5):
+        for mx in range(1, 4):
+            for my in range(1, 4):
+                sizes = group * mx * my
+                if not 4 <= sizes <= 24:
+                    continue
+                for dx in range(max(1, group - 1), group + 3):
+                    for dy in range(max(1, mx * group - 2), mx * group + 3):
+                        rows = tuple((i * dx, j * dy) for j in range(my) for i in range(mx))
+                        for step in range(sizes - 2, sizes + 3):
+                            family.append((group, rows, step))
+                            family.append((group, tuple((y, x) for x, y in rows), step))
+    return list(dict.fromkeys(family))  # a single row or column of groups repeats itself
+
+
+def ladder_squares(n: int, tail: int, shape: str | Shape = "triples") -> list[list[int]]:
+    """Sizes n down to tail + 1 in the ladder shape (a name in `SHAPES`, or a `Shape`),
+    then sizes tail..1 at (0, 0) (a placeholder for `ladder_answer` to place)."""
     if not 0 <= tail < n:
         raise ValueError(f"tail: expected 0 <= tail < n = {n}, got {tail}")
-    if shape not in SHAPES:
+    if isinstance(shape, str) and shape not in SHAPES:
         raise ValueError(f"shape: expected one of {', '.join(SHAPES)}, got {shape!r}")
-    group, offsets, step = SHAPES[shape]
+    group, offsets, step = SHAPES[shape] if isinstance(shape, str) else shape
     squares = []
     for i, size in enumerate(range(n, tail, -1)):
         block, within = divmod(i, len(offsets) * group)
@@ -50,7 +73,7 @@ def ladder_squares(n: int, tail: int, shape: str = "triples") -> list[list[int]]
     return squares + [[size, 0, 0] for size in range(tail, 0, -1)]
 
 
-def ladder_answer(n: int, tail: int, shape: str = "triples", budget: Budget | None = None) -> tuple[list[list[int]], bool]:
+def ladder_answer(n: int, tail: int, shape: str | Shape = "triples", budget: Budget | None = None) -> tuple[list[list[int]], bool]:
     """(squares, complete): the ladder shape with sizes tail..1 placed for the fewest
     matches given it; `complete` is False when the budget stopped the tail's search
     (the best placement found is kept)."""

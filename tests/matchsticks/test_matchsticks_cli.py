@@ -89,3 +89,21 @@ def test_table_jobs_ship_each_n_through_core_parallel(app):
         assert r["verified"] and r["status"] == "optimal" and r["value"] == published[r["n"]]["best_known"]
     bad = runner.invoke(app, ["matchsticks", "table", "--n", "3", "--backend", "cloud"])
     assert bad.exit_code == 2 and "--backend" in bad.output
+
+
+def test_a_bounded_search_run_to_the_end_says_none_exists_not_that_time_ran_out(app):
+    from puzzlelab.cli.errors import EXIT_NO_ANSWER
+
+    rows = published_rows()
+    optimum = rows[12]["best_known"]  # proven: no search, restricted or not, goes below it
+    below = runner.invoke(app, ["matchsticks", "solve", "12", "--method", "full", "--bound", str(optimum - 1), "--no-store"])
+    assert below.exit_code == EXIT_NO_ANSWER
+    assert f"the search is complete: no answer of at most {optimum - 1} matches exists where every square lies inside" in below.output
+    at = runner.invoke(app, ["matchsticks", "solve", "12", "--method", "full", "--bound", str(optimum), "--json", "--quiet", "--no-store"])
+    assert at.exit_code == 0 and json.loads(at.stdout)["value"] == optimum
+    restricted = runner.invoke(app, ["matchsticks", "solve", "12", "--method", "greedy", "--slack", "1", "--bound", str(optimum - 1), "--json", "--quiet", "--no-store"])
+    assert restricted.exit_code == EXIT_NO_ANSWER
+    assert json.loads(restricted.stdout)["stats"]["no_answer"].endswith(f"at most {optimum - 1} matches exists in the restricted search (greedy --slack 1)")
+    # stopped by its budget, a bounded search claims nothing
+    stopped = runner.invoke(app, ["matchsticks", "solve", "30", "--method", "full", "--bound", str(rows[30]["best_known"] - 10), "--budget", "0.05", "--no-store"])
+    assert stopped.exit_code == EXIT_NO_ANSWER and "no answer found within the budget" in stopped.output

@@ -58,7 +58,8 @@ def _solve_verb(puzzle: Puzzle) -> Callable[..., None]:
             if result.solution is None or not result.verified:
                 if not as_json:
                     unchecked = result.verdict.unchecked if result.verdict is not None else ""
-                    err.print(f"an answer was found but not independently checked: {unchecked}" if unchecked else f"no answer found within the budget ({result.status.value})")
+                    none = result.stats.get("no_answer") or f"no answer found within the budget ({result.status.value})"
+                    err.print(f"an answer was found but not independently checked: {unchecked}" if unchecked else none)
                 raise typer.Exit(EXIT_NO_ANSWER)
 
     return solve

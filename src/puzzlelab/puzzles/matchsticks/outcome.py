@@ -19,6 +19,18 @@ def assumption(roam: int) -> str:
     return f"every square lies within {roam} of the largest one"
 
 
+def _restriction(method: str, stats: dict[str, Any]) -> str:
+    """The method with the options that restrict it, as a user would type them."""
+    words = [method]
+    if stats.get("max_added"):
+        words.append("--max-added")
+    if stats.get("slack"):
+        words.append(f"--slack {stats['slack']}")
+    if stats.get("free_below") is not None:
+        words.append(f"--free-below {stats['free_below']}")
+    return " ".join(words)
+
+
 def classify(answers: list[list[list[int]]]) -> list[dict[str, Any]]:
     """The write-up's description of optimal solutions (its "diagonal" and "ladder"
     families), grouped: how many squares have their corner on the main diagonal and the
@@ -69,6 +81,11 @@ def to_result(
     if extra:
         stats.update(extra)
     if outcome.best is None or outcome.solution is None:
+        bound = stats.get("bound_given")
+        if outcome.complete and bound is not None:
+            # a bounded search run to the end is an answer too: nothing of at most `bound`
+            scope = f"where {assumption(roam)}" if proves else f"in the restricted search ({_restriction(method, stats)})"
+            stats["no_answer"] = f"the search is complete: no answer of at most {bound} matches exists {scope}"
         return Result(None, None, Status.UNKNOWN, method, stats=stats)
     if counted and outcome.complete:
         stats["optimal_solutions"] = outcome.count

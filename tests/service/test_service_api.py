@@ -196,3 +196,14 @@ def test_jobs_running_at_a_crash_are_reported_interrupted(store_path):
             assert again.state == "interrupted" and again.error.endswith(was)
     finally:
         second.stop()
+
+
+def test_a_bounded_search_run_to_the_end_says_why_it_has_no_answer(client):
+    from puzzlelab.puzzles.matchsticks.reference import published_table
+
+    below = published_table()[12]["best_known"] - 1  # a(12) is proven: nothing of at most this exists
+    body = {"puzzle": "matchsticks", "instance": "12", "method": "full", "options": {"bound": below}, "budget": 60}
+    job = wait_for(client, client.post("/api/jobs", json=body).json()["id"])
+    result = job["result"]
+    assert job["state"] == "done" and result["solution"] is None and result["status"] == "unknown", job
+    assert result["stats"]["no_answer"].startswith(f"the search is complete: no answer of at most {below} matches exists where")

@@ -340,7 +340,9 @@ function finished(job) {
       if (state.job && state.job.id === job.id) renderAnswer($("job-answer"), answer);
     }).catch((e) => { $("job-error").textContent = e.message; });
   } else {
-    verdict.textContent = result.solution === null ? "no answer within the budget" : `NOT verified: ${result.verdict ? result.verdict.message : ""}`;
+    // a bounded search run to the end says why it has no answer (stats.no_answer)
+    const none = (result.stats && result.stats.no_answer) || "no answer within the budget";
+    verdict.textContent = result.solution === null ? none : `NOT verified: ${result.verdict ? result.verdict.message : ""}`;
     verdict.className = "bad";
   }
   $("solution").textContent = typeof result.solution === "string" ? result.solution : JSON.stringify(result.solution, null, 1);

@@ -2,8 +2,9 @@
 
 The records a(54) <= 1153 and a(56) <= 1216 come from the two shapes of greedy's large
 squares (`ladder.SHAPES`: triples, pairs). This benchmark tries every shape near them
-(`ladder.shape_family()`: 2,825 shapes, group sizes 1..4, blocks of 4..24 sizes, the
-offsets and the step moved by a size or two, row by row or transposed) for each n:
+and near the diagonal answers' (`ladder.shape_family()`: 3,645 shapes, group sizes 1..8,
+blocks of 4..24 sizes, the offsets and the step moved by a size or two, row by row or
+transposed) for each n:
 each with sizes 6..1 placed exactly (`ladder_answer`), then bands of 15 swept over the
 `--keep` best (`lns.sweep_bands`). It prints, beside the published value and the best
 answer we ship, the best shape raw and after the bands; every answer is recounted by
@@ -30,11 +31,14 @@ from puzzlelab.puzzles.matchsticks.verify import count_matches, verify_solution
 
 
 def shape_name(shape: tuple) -> str:
-    """greedy's name for one of its shapes, else group / first offsets / step."""
+    """greedy's name for one of its shapes, "diagonal, groups of g" for the diagonal
+    answers' shape, else group / first offsets / step."""
     for name, known in SHAPES.items():
         if known == shape:
             return name
     group, offsets, step = shape
+    if offsets == ((0, 0),) and step == group:
+        return f"diagonal, groups of {group}"
     return f"group {group}, offsets {list(offsets[:3])}{'...' if len(offsets) > 3 else ''}, step {step}"
 
 

@@ -189,8 +189,14 @@ def test_the_ladder_shape_is_greedys_shape():
 
 def test_the_shape_family_holds_greedys_shapes_and_never_beats_a_proven_value():
     family = shape_family()
-    assert len(family) == len(set(family)) == 2825
+    assert len(family) == len(set(family)) == 3645
     assert SHAPES["triples"] in family and SHAPES["pairs"] in family
+    # the diagonal answers' shape is in it too, and with its tail placed exactly it gives
+    # the published bound where a diagonal column holds it (n = 50: groups of 5; 60: of 6)
+    for n, group in ((50, 5), (60, 6)):
+        assert (group, ((0, 0),), group) in family
+        squares, complete = ladder_answer(n, 6, (group, ((0, 0),), group))
+        assert complete and _matches(squares) == ROWS[n]["best_known"] == ROWS[n]["diagonal20_best"]
     for name, shape in SHAPES.items():  # a shape given by value builds what its name builds
         assert ladder_squares(47, 6, shape) == ladder_squares(47, 6, name)
     for shape in family[::23]:  # every placement stays inside the largest square

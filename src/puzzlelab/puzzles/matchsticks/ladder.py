@@ -34,13 +34,15 @@ SHAPES: dict[str, Shape] = {
 
 
 def shape_family() -> list[Shape]:
-    """Every ladder near the two of greedy's (2,825 of them; both `SHAPES` among them): g
-    sizes a group (1..4), mx x my groups a block (4..24 sizes) at offsets (i dx, j dy)
+    """Every ladder near greedy's two and the diagonal answers' one (3,645 shapes): g
+    sizes a group (1..8), mx x my groups a block (4..24 sizes) at offsets (i dx, j dy)
     with dx within -1..+2 of g and dy within 2 of mx g, the step within 2 of the block's
-    sizes, the groups taken row by row or transposed. The benchmark
-    `bench_matchsticks_ladders.py` tries each for n = 47..63: none beats greedy's two."""
+    sizes, the groups taken row by row or transposed. Both `SHAPES` are in it, and so is
+    the diagonal columns' shape (groups of 5 or 6 sharing a corner on the main diagonal,
+    stepping 5 or 6: one group a block). `bench_matchsticks_ladders.py` tries each for
+    n = 47..63."""
     family = []
-    for group in range(1, 5):
+    for group in range(1, 9):
         for mx in range(1, 4):
             for my in range(1, 4):
                 sizes = group * mx * my

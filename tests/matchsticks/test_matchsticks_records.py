@@ -208,3 +208,30 @@ def test_the_shape_family_holds_greedys_shapes_and_never_beats_a_proven_value():
         for n in (12, 19, 26, 33, 40, 46):
             squares, _ = ladder_answer(n, 6, shape, Budget(10))
             assert _matches(squares) >= ROWS[n]["best_known"], (shape, n)
+
+
+def test_a_block_off_the_diagonal_gives_greedys_n57_answer_and_the_n54_record():
+    # greedy's n = 57 answer (its own search, shipped) is the pairs shape with its third
+    # block on the left side, in every size above 15
+    greedy = {s: (x, y) for s, x, y in shipped_columns()["columns"]["greedy"][57]["squares"]}
+    shape = ladder_squares(57, 15, "pairs", "ddl")
+    assert {s: (x, y) for s, x, y in shape if s > 15} == {s: greedy[s] for s in range(16, 58)}
+    squares, complete = ladder_answer(57, 15, "pairs", Budget(120), "ddl")
+    assert complete and _matches(squares) == ROWS[57]["best_known"]
+    # the same shape for n = 54, with sizes 12..1 exact, is the record at once
+    squares, complete = ladder_answer(54, 12, "pairs", Budget(60), "ddl")
+    assert complete and _matches(squares) == shipped_records()[54]["value"] < ROWS[54]["best_known"]
+    with pytest.raises(ValueError, match="sides"):
+        ladder_squares(20, 5, "pairs", "dx")
+
+
+def test_improve_takes_the_blocks_sides():
+    app = cli.build_app()
+    sides = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "12", "--ladder-shape", "pairs", "--ladder-sides", "ddl", "--related", "0", "--json"])
+    assert sides.exit_code == 0, sides.output
+    report = json.loads(sides.stdout)
+    assert report["before"] == report["value"] == _matches(report["squares"]) == shipped_records()[54]["value"]
+    bad = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder", "12", "--ladder-sides", "dx"])
+    assert bad.exit_code == 2 and "--ladder-sides: expected the letters d, l and t" in bad.output
+    alone = CliRunner().invoke(app, ["matchsticks", "improve", "54", "--ladder-sides", "dl"])
+    assert alone.exit_code == 2 and "--ladder-sides: give it with --ladder" in alone.output

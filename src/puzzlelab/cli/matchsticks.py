@@ -243,6 +243,7 @@ def improve(
     start: Annotated[Optional[Path], typer.Option(help="Start from this answer (JSON, (s,x,y) triples or the drawing); default: the best shipped one.")] = None,
     ladder: Annotated[Optional[int], typer.Option(help="Start from the ladder shape (greedy's at n = 55, 56) with sizes T..1 placed exactly.", min=0, max=MAX_N)] = None,
     ladder_shape: Annotated[str, typer.Option(help="--ladder: triples (greedy's shape at n = 55, 56) or pairs (at n = 53).")] = "triples",
+    ladder_sides: Annotated[str, typer.Option(help="--ladder: where each block goes, d (the diagonal), l (the left side) or t (the top); greedy's n = 57: ddl.")] = "",
     related: Annotated[int, typer.Option(help="Re-place a random square and the k - 1 nearest it, exactly, each move (0: band sweeps instead).", min=0, max=MAX_N)] = 14,
     moves: Annotated[int, typer.Option(help="--related: moves to make.", min=1)] = 2000,
     seed: Annotated[int, typer.Option(help="--related: random seed (a run repeats exactly).")] = 1,
@@ -258,6 +259,7 @@ def improve(
     Example: puzzlelab matchsticks improve 56 --related 12 --moves 500
              puzzlelab matchsticks improve 40 --start answer.json --related 0 --width 15
              puzzlelab matchsticks improve 54 --ladder 6 --related 0 --width 15
+             puzzlelab matchsticks improve 54 --ladder 12 --ladder-shape pairs --ladder-sides ddl --related 0
     """
     from puzzlelab.core.inputs import check_output_path
     from puzzlelab.puzzles.matchsticks.lns import related_search, sweep_bands
@@ -267,7 +269,7 @@ def improve(
     with user_errors():
         if out_file is not None:
             check_output_path(out_file, "--out")
-        origin, squares = _improve_start(n, start, ladder, ladder_shape, budget)
+        origin, squares = _improve_start(n, start, ladder, (ladder_shape, ladder_sides), budget)
     before = verify_solution(Instance(n), {"roam": 0, "squares": squares}).value
     limit = Budget(budget)
     started = time.perf_counter()
@@ -295,7 +297,7 @@ def improve(
     typer.echo(f"{outcome.improvements} improvements, {done}, {outcome.nodes:,} nodes, {seconds:.1f} s")
 
 
-def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], shape: str, budget: float) -> tuple[str, list[list[int]]]:
+def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], shape_sides: tuple[str, str], budget: float) -> tuple[str, list[list[int]]]:
     """`improve`'s start: the ladder shape, the user's answer (checked), or the best
     shipped answer; a bad choice ends with a one-line error."""
     from puzzlelab.cli.contract import read_solution
@@ -305,14 +307,20 @@ def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], shape: 
     from puzzlelab.puzzles.matchsticks.records import best_shipped
     from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
+    shape, sides = shape_sides
     if start is not None and ladder is not None:
         fail("--ladder: give --start or --ladder, not both")
+    if sides and ladder is None:
+        fail("--ladder-sides: give it with --ladder")
     if ladder is not None:
         if ladder >= n:
             fail(f"--ladder: expected a tail below n = {n}, got {ladder}")
         if shape not in SHAPES:
             fail(f"--ladder-shape: expected one of {', '.join(SHAPES)}, got {shape!r}")
-        return f"ladder of {shape} (tail {ladder})", ladder_answer(n, ladder, shape, budget=Budget(budget))[0]
+        if set(sides) - set("dlt") or len(sides) > MAX_N:
+            fail(f"--ladder-sides: expected the letters d, l and t (one a block), got {sides!r}")
+        where = f", sides {sides}" if sides else ""
+        return f"ladder of {shape}{where} (tail {ladder})", ladder_answer(n, ladder, shape, Budget(budget), sides)[0]
     if start is None:
         try:
             shipped = best_shipped(n)

@@ -10,7 +10,9 @@ blocks stepping 18; from it, with bands of 15 swept over it, n = 54 gave 1153, f
 below the published 1157. The squares of a group share two sides' lines, the groups of a block share
 most of the rest, and three of every four groups reach the right or the bottom side of
 the largest square, so the shape draws its squares on few lines. `ladder_squares`
-builds either shape for any n (`shape`). `ladder_answer` places
+builds either shape for any n (`shape`), a block moved off the diagonal to the left
+side or the top where asked (`sides`: greedy's n = 57 answer is pairs with its third
+block on the left, and so, with sizes 12..1 exact, is the n = 54 record). `ladder_answer` places
 the sizes at or below `tail` exactly given the shape (`band.improve_sizes`: every
 placement of the tail searched), which for n = 54 gave 1156, one below the published
 1157, and for n = 56 the 1216 found from greedy's answer.
@@ -57,28 +59,38 @@ def shape_family() -> list[Shape]:
     return list(dict.fromkeys(family))  # a single row or column of groups repeats itself
 
 
-def ladder_squares(n: int, tail: int, shape: str | Shape = "triples") -> list[list[int]]:
+def ladder_squares(n: int, tail: int, shape: str | Shape = "triples", sides: str = "") -> list[list[int]]:
     """Sizes n down to tail + 1 in the ladder shape (a name in `SHAPES`, or a `Shape`),
-    then sizes tail..1 at (0, 0) (a placeholder for `ladder_answer` to place)."""
+    then sizes tail..1 at (0, 0) (a placeholder for `ladder_answer` to place).
+
+    Block k's corner is (a, a), a = k * step, unless `sides[k]` moves it to the left
+    side, "l": (0, a), or to the top, "t": (a, 0) ("d", or no letter: the diagonal).
+    Greedy's n = 57 answer and the n = 54 record hold their third block of pairs at
+    (0, 36): `sides="ddl"`."""
     if not 0 <= tail < n:
         raise ValueError(f"tail: expected 0 <= tail < n = {n}, got {tail}")
     if isinstance(shape, str) and shape not in SHAPES:
         raise ValueError(f"shape: expected one of {', '.join(SHAPES)}, got {shape!r}")
+    if set(sides) - set("dlt"):
+        raise ValueError(f"sides: expected letters d, l, t, got {sides!r}")
     group, offsets, step = SHAPES[shape] if isinstance(shape, str) else shape
     squares = []
     for i, size in enumerate(range(n, tail, -1)):
         block, within = divmod(i, len(offsets) * group)
         ox, oy = offsets[within // group]
+        a = block * step
+        side = sides[block] if block < len(sides) else "d"
+        bx, by = {"d": (a, a), "l": (0, a), "t": (a, 0)}[side]
         # a square that would leave the area goes to the corner it can reach
-        x, y = min(block * step + ox, n - size), min(block * step + oy, n - size)
+        x, y = min(bx + ox, n - size), min(by + oy, n - size)
         squares.append([size, x, y])
     return squares + [[size, 0, 0] for size in range(tail, 0, -1)]
 
 
-def ladder_answer(n: int, tail: int, shape: str | Shape = "triples", budget: Budget | None = None) -> tuple[list[list[int]], bool]:
-    """(squares, complete): the ladder shape with sizes tail..1 placed for the fewest
-    matches given it; `complete` is False when the budget stopped the tail's search
-    (the best placement found is kept)."""
-    squares = ladder_squares(n, tail, shape)
+def ladder_answer(n: int, tail: int, shape: str | Shape = "triples", budget: Budget | None = None, sides: str = "") -> tuple[list[list[int]], bool]:
+    """(squares, complete): the ladder shape (`ladder_squares`) with sizes tail..1 placed
+    for the fewest matches given it; `complete` is False when the budget stopped the
+    tail's search (the best placement found is kept)."""
+    squares = ladder_squares(n, tail, shape, sides)
     outcome = improve_sizes(squares, n, range(1, tail + 1), budget)
     return (outcome.squares if outcome.squares is not None else squares), outcome.complete

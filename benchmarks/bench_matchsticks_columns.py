@@ -16,6 +16,8 @@ there (the file is removed once the row is recorded; the row then says how many
 subtrees were resumed and the CPU seconds of all of them).
 A column stops at the first n whose search does not complete within --budget-per-n
 (larger n only take longer) or when --column-budget is spent.
+While an n runs, a progress line (subtrees done, nodes, best so far, seconds) is printed
+at most every --progress-seconds (0: none), so an hours-long search can be followed.
 """
 
 from __future__ import annotations
@@ -63,6 +65,23 @@ def _line(name: str, n: int, value, published: int, verdict: str, seconds: float
     print(f"{name:<10} n={n:>2}  ours {value}  published {published}  {verdict:<10} {seconds:9.2f} s{nodes_text}", flush=True)
 
 
+def _progress_printer(name: str, n: int, every: float):
+    """A progress callback printing at most one line every `every` seconds (0: none)."""
+    started = time.perf_counter()
+    last = [started]
+
+    def show(report) -> None:
+        now = time.perf_counter()
+        if every <= 0 or now - last[0] < every:
+            return
+        last[0] = now
+        nodes = report.stats.get("nodes")
+        nodes_text = "" if nodes is None else f", {nodes / 1e9:.2f} billion nodes"
+        print(f"  {name} n={n}: {report.message}{nodes_text}, best {report.best}, {now - started:.0f} s", flush=True)
+
+    return show
+
+
 def run_column(name: str, args) -> list[dict]:
     method, options, _, column = COLUMNS[name]
     if args.workers > 1:
@@ -89,7 +108,8 @@ def run_column(name: str, args) -> list[dict]:
             checkpoint = os.path.join(args.checkpoints, f"matchsticks-greedy-n{n}.json")
             options = dict(options, checkpoint=checkpoint)
         started = time.perf_counter()
-        result = PUZZLE.solve(Instance(n), method, budget=Budget(min(args.budget_per_n, left)), **options)
+        progress = _progress_printer(name, n, args.progress_seconds)
+        result = PUZZLE.solve(Instance(n), method, budget=Budget(min(args.budget_per_n, left)), progress=progress, **options)
         seconds = time.perf_counter() - started
         spent += seconds
         complete = bool(result.stats.get("complete"))
@@ -124,6 +144,7 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="write complete verified results into the shipped file; skip those there")
     parser.add_argument("--stored", action="store_true", help="print the shipped results only")
     parser.add_argument("--checkpoints", default=None, help="folder for the greedy searches' checkpoints (resumable)")
+    parser.add_argument("--progress-seconds", type=float, default=60.0, help="print a progress line at most this often while an n runs (0: none)")
     parser.add_argument("--out", default="matchsticks_columns")
     args = parser.parse_args()
     rows = []

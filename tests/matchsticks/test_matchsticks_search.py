@@ -169,6 +169,36 @@ def test_greedy_checkpoint_resumes_to_the_published_greedy_value(tmp_path):
         PUZZLE.solve(Instance(30), "greedy", budget=300, slack=1, checkpoint=str(path))
 
 
+def test_a_resumed_search_cuts_its_last_subtrees_finer_and_counts_the_same(tmp_path):
+    # Stopped with fewer subtrees left than the plan's target, the search resumes with
+    # them cut finer: same optimum, same count of optimal solutions as one whole run,
+    # the finished subtrees kept, and the cut recorded in the checkpoint.
+    import json
+
+    path = tmp_path / "n15.json"
+    base = make_descriptor(15, count=True)
+    budget = Budget()
+
+    def stop_late(event):
+        if event.done >= event.total - 3:
+            budget.cancel()
+
+    first = run_search(base, budget=budget, progress=stop_late, target_subtrees=12, checkpoint=path)
+    assert not first.complete and first.subtrees - first.subtrees_done == 3
+    before = json.loads(path.read_text())
+    second = run_search(base, target_subtrees=12, checkpoint=path)
+    after = json.loads(path.read_text())
+    whole = run_search(base)
+    assert second.complete and (second.best, second.count) == (whole.best, whole.count)
+    assert second.resumed == first.subtrees_done and second.subtrees >= first.subtrees_done + 12
+    assert after["recuts"] == 1 and "recuts" not in before
+    kept = [before["prefixes"][int(i)] for i in sorted(before["done"], key=int)]
+    assert after["prefixes"][: len(kept)] == kept
+    left = [p for i, p in enumerate(before["prefixes"]) if str(i) not in before["done"]]
+    finer = after["prefixes"][len(kept) :]
+    assert all(any(q[: len(p)] == p for p in left) and len(q) > len(left[0]) for q in finer)
+
+
 def test_out_of_time_gives_the_best_so_far_not_a_traceback():
     result = PUZZLE.solve(Instance(34), "full", budget=1.0)
     assert result.verified and result.status == Status.FEASIBLE

@@ -83,6 +83,17 @@ class Checkpoint:
         self.data.update(prefixes=prefixes, digest=_digest(prefixes), bound=bound, solution=solution)
         self.write(force=True)
 
+    def recut(self, pending: list[list[list[int]]]) -> None:
+        """Replace the unfinished subtrees by `pending` (the same nodes, cut finer): the
+        finished ones keep their results and come first, renumbered in their order."""
+        prefixes, done = self.data["prefixes"], self.data["done"]
+        finished = sorted(int(index) for index in done)
+        prefixes = [prefixes[i] for i in finished] + pending
+        self.data.update(prefixes=prefixes, digest=_digest(prefixes), done={str(j): done[str(i)] for j, i in enumerate(finished)})
+        earlier = self.data.get("recuts")
+        self.data["recuts"] = (earlier if isinstance(earlier, int) and not isinstance(earlier, bool) and earlier > 0 else 0) + 1
+        self.write(force=True)
+
     def finish(self, index: int, result: dict[str, Any]) -> None:
         self.data["done"][str(index)] = result
         self.write()

@@ -33,6 +33,7 @@ __all__ = [
     "solve_subtree",
     "split_subtree",
     "plan_subtrees",
+    "cut_finer",
     "SplitTooLarge",
     "run_search",
     "SearchOutcome",
@@ -192,20 +193,25 @@ def plan_subtrees(base: dict[str, Any], target: int, budget: Budget | None = Non
     prefixes, or None if the budget ran out while planning. A level that would not fit
     the memory allowed (`limits.memory_allowed`) is not made: the plan then stays at
     the level before, with fewer subtrees than asked (the search is the same)."""
+    return cut_finer(base, root_prefixes(base["n"], base["roam"], base["free_below"]), target, budget)
+
+
+def cut_finer(base: dict[str, Any], prefixes: list[list[list[int]]], target: int, budget: Budget | None = None) -> list[list[list[int]]] | None:
+    """The subtrees below `prefixes`, each split one level deeper at a time until there
+    are at least `target` (or a level would not fit the memory allowed, or the next
+    square is the last). Together they hold every node of `prefixes` within the bound,
+    in the same visiting order. None if the budget ran out first."""
     budget = budget or Budget()
     n = base["n"]
-    prefixes = root_prefixes(n, base["roam"], base["free_below"])
     room = memory_allowed(budget)
-    depth = 2
-    while len(prefixes) < target and depth < n - 1:
-        depth += 1
-        most = room // prefix_bytes(depth)
+    while prefixes and len(prefixes) < target and max(len(p) for p in prefixes) < n - 1:
+        most = room // prefix_bytes(max(len(p) for p in prefixes) + 1)
         deeper: list[list[list[int]]] = []
         try:
             for prefix in prefixes:
                 if budget.expired():
                     return None
-                found = split_subtree(dict(base, prefix=prefix), depth, budget, max_prefixes=most - len(deeper))
+                found = split_subtree(dict(base, prefix=prefix), len(prefix) + 1, budget, max_prefixes=most - len(deeper))
                 if found is None:
                     return None
                 deeper.extend(found)
@@ -303,6 +309,8 @@ def _prefixes(base: dict[str, Any], tally: _Tally, target_subtrees: int, budget:
     if state.load():
         if state.data.get("bound") is not None and (tally.best is None or state.data["bound"] < tally.best):
             tally.best, tally.solution = state.data["bound"], state.data.get("solution")
+        if not _recut_pending(base, tally, target_subtrees, budget):
+            return None
         for index, result in state.data["done"].items():
             tally.results[int(index)] = result
             tally.absorb(result)
@@ -315,6 +323,26 @@ def _prefixes(base: dict[str, Any], tally: _Tally, target_subtrees: int, budget:
     if prefixes is not None:
         state.start(prefixes, tally.best, tally.solution)
     return prefixes
+
+
+def _recut_pending(base: dict[str, Any], tally: _Tally, target_subtrees: int, budget: Budget) -> bool:
+    """On resuming: when fewer subtrees are left than the plan's target, cut them finer
+    (`cut_finer`) and record the new cut in the checkpoint. A long search's last
+    subtrees are its largest ones (greedy n = 61: 1,112 subtrees, the largest 4.9 billion
+    nodes; the last one ran alone on one of two workers), so each resume gives every
+    worker a share of what is left. False if the budget ran out while cutting."""
+    state = tally.state
+    prefixes, done = state.data["prefixes"], state.data["done"]
+    pending = [prefix for i, prefix in enumerate(prefixes) if str(i) not in done]
+    if not pending or len(pending) >= target_subtrees:
+        return True
+    bound = tally.best if tally.best is not None else base.get("bound")
+    finer = cut_finer(dict(base, bound=bound), pending, target_subtrees, budget)
+    if finer is None:
+        return False
+    if finer != pending:
+        state.recut(finer)
+    return True
 
 
 def _run_here(base: dict[str, Any], prefixes: list, pending: list[int], tally: _Tally, budget: Budget) -> bool:

@@ -107,6 +107,8 @@ def run_column(name: str, args) -> list[dict]:
         if args.checkpoints and method == "greedy":
             checkpoint = os.path.join(args.checkpoints, f"matchsticks-greedy-n{n}.json")
             options = dict(options, checkpoint=checkpoint)
+            if args.subtrees:
+                options = dict(options, subtrees=args.subtrees)
         started = time.perf_counter()
         progress = _progress_printer(name, n, args.progress_seconds)
         result = PUZZLE.solve(Instance(n), method, budget=Budget(min(args.budget_per_n, left)), progress=progress, **options)
@@ -144,6 +146,7 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="write complete verified results into the shipped file; skip those there")
     parser.add_argument("--stored", action="store_true", help="print the shipped results only")
     parser.add_argument("--checkpoints", default=None, help="folder for the greedy searches' checkpoints (resumable)")
+    parser.add_argument("--subtrees", type=int, default=0, help="greedy with --checkpoints: cut each n into at least this many subtrees (0: the method's default)")
     parser.add_argument("--progress-seconds", type=float, default=60.0, help="print a progress line at most this often while an n runs (0: none)")
     parser.add_argument("--out", default="matchsticks_columns")
     args = parser.parse_args()

@@ -204,8 +204,11 @@ def cut_finer(base: dict[str, Any], prefixes: list[list[list[int]]], target: int
     budget = budget or Budget()
     n = base["n"]
     room = memory_allowed(budget)
-    while prefixes and len(prefixes) < target and max(len(p) for p in prefixes) < n - 1:
-        most = room // prefix_bytes(max(len(p) for p in prefixes) + 1)
+    while prefixes and len(prefixes) < target:
+        deepest = max(len(p) for p in prefixes)
+        if deepest >= n - 1:
+            break  # the next square would be the last: nothing left to split
+        most = room // prefix_bytes(deepest + 1)
         deeper: list[list[list[int]]] = []
         try:
             for prefix in prefixes:

@@ -381,6 +381,9 @@ def test_a_forged_or_damaged_checkpoint_is_refused(tmp_path, method):
         {"done": {"0": {"found": True, "best": None, "count": 1, "nodes": 1, "complete": True, "solution": None}}},
         {"bound": "low"},
         {"prefixes": [[["a"]]]},
+        {"recuts": -1},
+        {"recuts": "two"},
+        {"recuts": True},
     ):
         path.write_text(json.dumps({**data, **forge}))
         with pytest.raises(InvalidInstance) as info:

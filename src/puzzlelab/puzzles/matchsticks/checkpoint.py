@@ -90,8 +90,7 @@ class Checkpoint:
         finished = sorted(int(index) for index in done)
         prefixes = [prefixes[i] for i in finished] + pending
         self.data.update(prefixes=prefixes, digest=_digest(prefixes), done={str(j): done[str(i)] for j, i in enumerate(finished)})
-        earlier = self.data.get("recuts")
-        self.data["recuts"] = (earlier if isinstance(earlier, int) and not isinstance(earlier, bool) and earlier > 0 else 0) + 1
+        self.data["recuts"] = self.data.get("recuts", 0) + 1
         self.write(force=True)
 
     def finish(self, index: int, result: dict[str, Any]) -> None:
@@ -116,13 +115,16 @@ class Checkpoint:
 
 def _check_contents(data: dict[str, Any], where: str) -> None:
     """The shapes the search reads back: prefixes a list of squares, `done` subtree
-    results by index, `bound` a number or null."""
+    results by index, `bound` a number or null, `recuts` (when there) a count."""
     prefixes = data["prefixes"]
     if not isinstance(prefixes, list) or not all(_is_squares(p) for p in prefixes):
         raise ValueError(f"{where}: 'prefixes' is not a list of squares")
     bound = data.get("bound")
     if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
         raise ValueError(f"{where}: 'bound' is not a number")
+    recuts = data.get("recuts", 0)
+    if isinstance(recuts, bool) or not isinstance(recuts, int) or recuts < 0:
+        raise ValueError(f"{where}: 'recuts' is not a count of re-cuts (a whole number, 0 or more)")
     if data.get("solution") is not None and not _is_squares(data["solution"]):
         raise ValueError(f"{where}: 'solution' is not a list of squares")
     done = data.setdefault("done", {})

@@ -21,6 +21,8 @@ from puzzlelab.core.inputs import (
     check_output_path,
     decode_bytes,
     decode_input,
+    is_finite,
+    is_whole,
     json_depth,
     parse_json,
     read_text_file,
@@ -145,6 +147,15 @@ def test_check_number_gives_finite_numbers_only(value):
         assert exc.field == "budget"
     else:
         assert math.isfinite(got) and 0 <= got <= 86400 * 365
+
+
+@given(st.one_of(st.integers(), st.floats(), st.booleans(), st.none(), text(10), st.lists(st.integers(), max_size=2)))
+@settings(max_examples=300, deadline=None)
+def test_whole_and_finite_are_the_json_numbers(value):
+    """The checkpoint readers' type tests: booleans are never numbers, NaN and the
+    infinities never finite; the oracle is the value's exact type."""
+    assert is_whole(value) == (type(value) is int)
+    assert is_finite(value) == (type(value) is int or (type(value) is float and value - value == 0))
 
 
 def test_output_paths_are_checked(tmp_path):

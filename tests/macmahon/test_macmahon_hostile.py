@@ -300,12 +300,17 @@ def test_a_checkpoint_resumes_its_own_count_and_refuses_another(tmp_path):
     before = path.read_bytes()
     other = runner.invoke(cli.app, ["macmahon", "count", "2x3/c2", "--checkpoint", str(path), "--no-store"])
     assert other.exit_code == 2 and "another count" in other.output and path.read_bytes() == before
-    damaged = dict(state)
     name = next(iter(state["done"]))
-    damaged["done"] = {name: dict(state["done"][name], total="many")}
-    path.write_text(json.dumps(damaged))
-    result = runner.invoke(cli.app, ["macmahon", "count", "2x3/free", "--checkpoint", str(path), "--no-store"])
-    assert result.exit_code == 2 and "damaged" in result.output
+    part = state["done"][name]
+    group, sizes = next((g, h) for g, h in part["hist"].items() if h)
+    size = next(iter(sizes))
+    forged_counts = [{**sizes, size: value} for value in (True, -1, 1.5, "2")]
+    for forged in [{"total": "many"}, {"total": True}, {"total": -3}, {"seconds": False}, {"fix": [True] * len(part["fix"])}] + [
+        {"hist": {**part["hist"], group: counts}} for counts in forged_counts
+    ]:
+        path.write_text(json.dumps(dict(state, done={name: dict(part, **forged)})))
+        result = runner.invoke(cli.app, ["macmahon", "count", "2x3/free", "--checkpoint", str(path), "--no-store"])
+        assert result.exit_code == 2 and "damaged" in result.output, forged
 
 
 def test_splitting_is_bounded_in_subtrees_and_time(monkeypatch):

@@ -26,6 +26,8 @@ __all__ = [
     "parse_json",
     "decode_input",
     "json_depth",
+    "is_whole",
+    "is_finite",
     "check_int",
     "check_number",
     "check_output_path",
@@ -143,6 +145,17 @@ def decode_input(text: str, where: str, limit: int = MAX_INPUT_BYTES) -> Any:
                 return text
         return parse_json(stripped, where, limit=limit)
     return text
+
+
+def is_whole(value: Any) -> bool:
+    """A whole number as JSON gives one: an int, and not True or False (which Python
+    counts as ints). For readers that refuse rather than convert (checkpoints, records)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_finite(value: Any) -> bool:
+    """A finite JSON number: an int or a float, not a boolean, not NaN or infinite."""
+    return is_whole(value) or (isinstance(value, float) and math.isfinite(value))
 
 
 def check_int(value: Any, field: str, *, minimum: int | None = None, maximum: int | None = None) -> int:

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzlelab.core.inputs import is_whole
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank_many
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, no_progress, throttle
@@ -119,7 +120,7 @@ class LevelArrayRun:
         symmetry: bool = True,
         threads: int | None = None,
     ):
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS):
+        if threads is not None and (not is_whole(threads) or not 0 <= threads <= MAX_THREADS):
             raise InvalidInstance(f"threads: expected a whole number from 0 (every core) to {MAX_THREADS}, got {threads!r}", "threads")
         self.threads = threads or cores_available()
         self.start = start

@@ -54,6 +54,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from puzzlelab.core.inputs import is_whole
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, no_progress, throttle
@@ -134,7 +135,7 @@ class TwoBitRun:
 
     def __init__(self, start: Start, workdir: str | os.PathLike, *, max_memory_bytes: int | None = None, resume: bool = True,
                  threads: int | None = None, sync: bool = False, touch: bool = True, span_words: int = SPAN_WORDS):
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS):
+        if threads is not None and (not is_whole(threads) or not 0 <= threads <= MAX_THREADS):
             raise InvalidInstance(f"threads: expected a whole number from 0 (every core) to {MAX_THREADS}, got {threads!r}", "threads")
         self.threads = threads or cores_available()
         self.start, self.sync = start, sync

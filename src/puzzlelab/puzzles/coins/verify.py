@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
-from puzzlelab.core.inputs import parse_json
+from puzzlelab.core.inputs import is_whole, parse_json
 from puzzlelab.core.result import Verdict
 from puzzlelab.puzzles.coins.model import Instance, shown
 
@@ -38,11 +38,7 @@ def parse_moves(solution: Any) -> list[tuple[int, int, int, int]]:
         raise ValueError("solution: expected a list of moves [[x1, y1, x2, y2], ...]")
     moves = []
     for i, move in enumerate(solution, 1):
-        if (
-            not isinstance(move, (list, tuple))
-            or len(move) != 4
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in move)
-        ):
+        if not isinstance(move, (list, tuple)) or len(move) != 4 or not all(is_whole(v) for v in move):
             raise ValueError(f"move {i}: expected four integers [x1, y1, x2, y2], got {shown(move)}")
         if any(v.bit_length() > 64 for v in move):  # off any board; and too long to print
             raise ValueError(f"move {i}: a coordinate of {max(v.bit_length() for v in move)} bits is off any board of at most 64 cells")

@@ -10,10 +10,11 @@ The format is the one `proofs/` holds: CHECKPOINT_VERSION changes with it.
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
+
+from puzzlelab.core.inputs import is_finite
 
 __all__ = ["Checkpoint", "CHECKPOINT_VERSION"]
 
@@ -126,12 +127,9 @@ def _contents(data: dict[str, Any]) -> tuple[list[str], set[str], float, list[li
     if not isinstance(refuted, list) or not all(isinstance(c, str) for c in refuted):
         raise TypeError("refuted: expected a list of strings")
     seconds = data.get("seconds", 0.0)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
+    if not is_finite(seconds) or seconds < 0:
         raise ValueError("seconds: expected a number of seconds")
-    if not isinstance(screened, list) or not all(
-        isinstance(done, list) and len(done) >= 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in done)
-        for done in screened
-    ):
+    if not isinstance(screened, list) or not all(isinstance(done, list) and len(done) >= 2 and all(is_finite(v) for v in done) for done in screened):
         raise TypeError("screened: expected a list of [level, conflicts, ...] numbers")
     return list(cubes), set(refuted) & set(cubes), float(seconds), [[int(done[0]), int(done[1]), *map(float, done[2:])] for done in screened]
 
@@ -141,7 +139,7 @@ def _certificates(data: dict[str, Any]) -> dict[str, list[float]]:
     check seconds] (TypeError when malformed)."""
     found = data.get("certificates", {})
     if not isinstance(found, dict) or not all(
-        isinstance(k, str) and isinstance(v, list) and len(v) == 3 and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v)
+        isinstance(k, str) and isinstance(v, list) and len(v) == 3 and all(is_finite(x) for x in v)
         for k, v in found.items()
     ):
         raise TypeError("certificates: expected cube -> [solve seconds, proof bytes, check seconds]")

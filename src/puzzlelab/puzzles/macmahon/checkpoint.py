@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
-from puzzlelab.core.inputs import check_output_path, parse_json, read_text_file
+from puzzlelab.core.inputs import check_output_path, is_finite, is_whole, parse_json, read_text_file
 
 __all__ = ["load_checkpoint", "save_checkpoint", "KIND"]
 
@@ -82,23 +82,23 @@ def _bad_part(part: Any, empty: dict[str, Any], cells: int, codes: int) -> str:
         return "is not a finished subtree's statistics"
     for key in _INTS:
         value = part.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if not is_whole(value) or value < 0:
             return f"has {key} {str(value)[:20]}, not a count"
-    if not isinstance(part.get("seconds"), (int, float)) or isinstance(part.get("seconds"), bool):
+    if not is_finite(part.get("seconds")):
         return "has no seconds"
     for key in _LISTS:
         if not isinstance(part.get(key), list):
             return f"has no list {key}"
     for key in ("fix", "classes"):
-        if len(part[key]) != len(empty[key]) or not all(isinstance(v, int) and not isinstance(v, bool) for v in part[key]):
+        if len(part[key]) != len(empty[key]) or not all(is_whole(v) for v in part[key]):
             return f"has {key} of another group"
     for key in ("sym_reps", "collected", "examples"):
         for row in part[key]:
-            if not isinstance(row, list) or len(row) != cells or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < codes for v in row):
+            if not isinstance(row, list) or len(row) != cells or not all(is_whole(v) and 0 <= v < codes for v in row):
                 return f"has a malformed row in {key}"
     hist = part.get("hist")
     if not isinstance(hist, dict) or any(
-        name not in empty["groups"] or not isinstance(h, dict) or not all(str(s).isascii() and str(s).isdigit() and isinstance(v, int) for s, v in h.items())
+        name not in empty["groups"] or not isinstance(h, dict) or not all(str(s).isascii() and str(s).isdigit() and is_whole(v) and v >= 0 for s, v in h.items())
         for name, h in hist.items()
     ):
         return "has a malformed orbit histogram"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from puzzlelab.core.inputs import shown
+from puzzlelab.core.inputs import is_whole, shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.macmahon.boards import Board, board, parse_board_name
 from puzzlelab.puzzles.macmahon.tiles import DEFAULT_COLOURS, burnside_count, canonical, tile_name, tile_set
@@ -141,7 +141,7 @@ def _parse_tiles(value: Any, colours: tuple[str, ...], sides: int) -> tuple[int,
         value = [p for p in value.replace(" ", "").split(",") if p]
     if isinstance(value, dict):
         for spec, times in value.items():
-            if isinstance(times, bool) or not isinstance(times, int):
+            if not is_whole(times):
                 raise InvalidInstance(f"tiles: count of piece {shown(spec)} must be an integer, got {shown(times)}", "tiles")
             add(spec, times)
     elif isinstance(value, (list, tuple)):

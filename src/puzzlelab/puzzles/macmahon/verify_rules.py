@@ -19,7 +19,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from puzzlelab.core.inputs import shown
+from puzzlelab.core.inputs import is_whole, shown
 from puzzlelab.puzzles.macmahon.model import Instance
 from puzzlelab.puzzles.macmahon.tiles import rotate
 from puzzlelab.puzzles.macmahon.verify_claims import show
@@ -134,9 +134,9 @@ def grid_colours(inst: Instance, grid: Any) -> tuple[tuple[int, ...] | None, str
                 if piece.upper() not in names:
                     return None, f"{where}: unknown piece {show(piece)} (names are canonical, e.g. {names[min(1, len(names) - 1)]})"
                 piece = names.index(piece.upper())
-            if isinstance(piece, bool) or not isinstance(piece, int) or not 0 <= piece < len(inst.tiles):
+            if not is_whole(piece) or not 0 <= piece < len(inst.tiles):
                 return None, f"{where}: piece must be 0..{len(inst.tiles) - 1} or a piece name, got {show(piece)}"
-            if isinstance(rot, bool) or not isinstance(rot, int) or not 0 <= rot < k:
+            if not is_whole(rot) or not 0 <= rot < k:
                 return None, f"{where}: rotation must be 0..{k - 1}, got {show(rot)}"
             used[piece] += 1
             colours.extend(rotate(inst.tiles[piece], rot))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
-from puzzlelab.core.inputs import parse_json, read_text_file
+from puzzlelab.core.inputs import is_whole, parse_json, read_text_file
 from puzzlelab.puzzles.matchsticks.tables import space_key
 
 __all__ = ["Checkpoint", "MAX_CHECKPOINT_BYTES", "subtree_seconds"]
@@ -120,10 +120,10 @@ def _check_contents(data: dict[str, Any], where: str) -> None:
     if not isinstance(prefixes, list) or not all(_is_squares(p) for p in prefixes):
         raise ValueError(f"{where}: 'prefixes' is not a list of squares")
     bound = data.get("bound")
-    if bound is not None and not _is_int(bound):
+    if bound is not None and not is_whole(bound):
         raise ValueError(f"{where}: 'bound' is not a number")
     recuts = data.get("recuts", 0)
-    if not _is_int(recuts) or recuts < 0:
+    if not is_whole(recuts) or recuts < 0:
         raise ValueError(f"{where}: 'recuts' is not a count of re-cuts (a whole number, 0 or more)")
     if data.get("solution") is not None and not _is_squares(data["solution"]):
         raise ValueError(f"{where}: 'solution' is not a list of squares")
@@ -135,13 +135,8 @@ def _check_contents(data: dict[str, Any], where: str) -> None:
             raise ValueError(f"{where}: finished subtree {_short(index)} is not a subtree result of this search")
 
 
-def _is_int(value: Any) -> bool:
-    """A JSON whole number (True and False are ints to Python, not here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_squares(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(s, list) and len(s) == 3 and all(_is_int(v) for v in s) for s in value)
+    return isinstance(value, list) and all(isinstance(s, list) and len(s) == 3 and all(is_whole(v) for v in s) for s in value)
 
 
 def _is_result(result: Any) -> bool:
@@ -149,11 +144,11 @@ def _is_result(result: Any) -> bool:
         return False
     for key, kind in _RESULT_KEYS.items():
         value = result.get(key)
-        if not (_is_int(value) if kind is int else isinstance(value, kind)):
+        if not (is_whole(value) if kind is int else isinstance(value, kind)):
             return False
     best, solution = result.get("best"), result.get("solution")
     if result["found"]:
-        return _is_int(best) and _is_squares(solution)
+        return is_whole(best) and _is_squares(solution)
     return True
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
-from puzzlelab.core.inputs import parse_json, shown
+from puzzlelab.core.inputs import is_whole, parse_json, shown
 
 __all__ = [
     "MAX_N",
@@ -93,7 +93,7 @@ def parse_instance(obj: Any) -> Instance:
             status = 422 if sign == "-" else 413
             raise InvalidInstance(f"n: expected an integer 0..{MAX_N}, got a number of {len(digits.lstrip('0'))} digits", "n", status)
         raw = int(sign + digits)
-    if isinstance(raw, bool) or not isinstance(raw, int):
+    if not is_whole(raw):
         if isinstance(raw, float) and raw.is_integer():
             raw = int(raw)
         else:
@@ -120,7 +120,7 @@ def _square_from(item: Any, index: int) -> Square:
         values = list(item)
     else:
         raise InvalidInstance(f"{where}: expected (size, x, y), got {shown(item)}", field="squares")
-    if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+    if len(values) != 3 or any(not is_whole(v) for v in values):
         raise InvalidInstance(f"{where}: expected three integers (size, x, y), got {shown(item)}", field="squares")
     size, x, y = values
     if size < 1:
@@ -167,7 +167,7 @@ def parse_solution(obj: Any) -> Solution:
         if "squares" not in obj:
             raise InvalidInstance('solution: expected {"squares": [[size, x, y], ...]}', field="squares")
         roam = obj.get("roam", 0)
-        if isinstance(roam, bool) or not isinstance(roam, int) or roam < 0 or roam > MAX_PLACE:
+        if not is_whole(roam) or roam < 0 or roam > MAX_PLACE:
             raise InvalidInstance(f"roam: expected an integer 0..{MAX_PLACE}, got {shown(roam)}", field="roam")
         obj = obj["squares"]
     if not isinstance(obj, (list, tuple)):

@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from puzzlelab.core.inputs import is_whole
 from puzzlelab.puzzles.matchsticks.columns import shipped_columns
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
@@ -47,7 +48,7 @@ def check_record(row: Any) -> None:
     if missing:
         raise ValueError(f"{DATA_NAME}: record {row.get('n')!r}: missing fields {', '.join(missing)}")
     n, value, squares = row["n"], row["value"], row["squares"]
-    if not isinstance(n, int) or isinstance(n, bool) or not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(n) or not is_whole(value):
         raise ValueError(f"{DATA_NAME}: record {n!r}: n and value must be integers")
     table = published_table()
     if n not in table:

@@ -28,7 +28,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from puzzlelab.core.errors import InvalidInstance
-from puzzlelab.core.inputs import shown
+from puzzlelab.core.inputs import is_whole, shown
 
 __all__ = [
     "MAX_SIDE",
@@ -120,7 +120,7 @@ _RECT = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*")
 
 def _side(value: Any, field: str) -> int:
     given = value
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
@@ -291,7 +291,7 @@ def parse_squares(solution: Any) -> list[tuple[int, int, int]]:
             values = tuple(item)
         else:
             raise ValueError(f"square {i + 1}: expected {{'X', 'Y', 'Size'}}, got {shown(item)}")
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+        if any(not is_whole(v) for v in values):
             raise ValueError(f"square {i + 1}: X, Y and Size must be integers, got {shown(item)}")
         if any(abs(v) > MAX_COORDINATE for v in values):
             got = ", ".join(f"{k}={shown(v)}" for k, v in zip(("X", "Y", "Size"), values))

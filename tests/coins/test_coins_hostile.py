@@ -24,6 +24,7 @@ from puzzlelab.core.inputs import decode_bytes, decode_input
 from puzzlelab.core.result import Verdict
 from puzzlelab.puzzles.coins import PUZZLE, memory, model
 from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+from puzzlelab.puzzles.coins.two_bit_disk import TwoBitRun
 from text_strategies import ALPHABET, text
 
 runner = CliRunner()
@@ -279,6 +280,47 @@ def test_memory_options_never_exceed_the_memory_available(monkeypatch, tmp_path)
     assert info.value.status == 413 and "834,451,800 boards" in str(info.value) and "--dedup hash" in str(info.value)
     result = PUZZLE.solve(PUZZLE.parse("font5x7:O-C"), "bidir", budget=30, memory_mb=10**9)
     assert result.verified and result.value == 3 and result.stats["dedup"] == "hash"
+
+
+@pytest.mark.parametrize("engine", [LevelArrayRun, TwoBitRun])
+def test_a_forged_bfs_state_is_refused_not_believed(tmp_path, engine):
+    """state.json summarises the array or the layers; a resumed run checks it against
+    them. A forged `finished` after level 4 used to end the search there, and an
+    unreachable target was then reported unreachable on a fifth of the boards."""
+    start = model.Start(4, 4, model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2])  # 21 levels
+    folder = tmp_path / "run"
+    run = engine(start, folder)
+    truth = run.run(stop_when_found=False)
+    run.close()
+    good = json.loads((folder / "state.json").read_text())
+    assert truth.finished and good["counts"] == truth.levels and len(truth.levels) == 21
+    counts = good["counts"]
+    forgeries = {
+        "counts": [["x"] + counts[1:], [True] + counts[1:], [2] + counts[1:], [], counts[:3] + [0] + counts[4:], counts[:-1] + [1.5], "many"],
+        "finished": ["no", 1, None],
+        "history": [5, [1, 2]],
+    }
+    cases = [{key: value} for key, values in forgeries.items() for value in values]
+    cases += [{"counts": counts[:5], "finished": True}, {"counts": counts[:-1] + [counts[-1] + 1]}]
+    for forged in cases:
+        text = json.dumps({**good, **forged})
+        (folder / "state.json").write_text(text)
+        with pytest.raises(InvalidInstance) as info:
+            again = engine(start, folder)
+            try:
+                again.run(stop_when_found=False)
+            finally:
+                again.close()
+        message = str(info.value)
+        refused = "damaged" in message or "its state.json is not a checkpoint" in message
+        assert info.value.field == "workdir" and refused and "\n" not in message, (forged, message)
+        assert (folder / "state.json").read_text() == text
+    (folder / "state.json").write_text(json.dumps(good))  # the true state: resumed, and confirmed finished
+    again = engine(start, folder)
+    resumed = again.run(stop_when_found=False)
+    again.close()
+    assert again.resumed and resumed.finished and resumed.levels == truth.levels
+    assert json.loads((folder / "state.json").read_text()) == good
 
 
 def test_a_work_folder_that_is_not_a_bfs_checkpoint_is_left_alone(tmp_path):

@@ -3,6 +3,7 @@ orbit helpers against images computed plainly, and level arrays that store canon
 boards only against the plain-Python BFS (conftest oracle), which knows nothing of
 symmetry: every level's count, the paths rebuilt, push and pull."""
 
+import itertools
 import json
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 
 from puzzlelab.puzzles.coins import PUZZLE, model
 from puzzlelab.puzzles.coins.bfs import LevelArrayRun
-from puzzlelab.puzzles.coins.level_array import IMAGE
+from puzzlelab.puzzles.coins.level_array import IMAGE, fixed_boards
 from puzzlelab.puzzles.coins.symmetry import board_symmetries, canonical, orbit_size, stabilizer
 
 
@@ -73,6 +74,17 @@ def test_canonical_and_orbit_size_equal_the_plain_orbit(width, height):
             assert orbit_size(np.uint64(board), perms) == len(orbit)
 
 
+@pytest.mark.parametrize("width, height, coins", [(4, 4, 6), (4, 4, 8), (3, 5, 5), (5, 4, 7)])
+def test_fixed_boards_are_every_board_some_symmetry_fixes(width, height, coins):
+    """Brute force over every board: those with an orbit smaller than the group."""
+    symmetries = dict(board_symmetries(width, height))
+    perms = np.array(list(symmetries.values()), dtype=np.int64)
+    cells = width * height
+    boards = [sum(1 << c for c in chosen) for chosen in itertools.combinations(range(cells), coins)]
+    expected = sorted(b for b in boards if orbit_size(np.uint64(b), perms) < len(perms) + 1)
+    assert fixed_boards(perms, cells, coins).tolist() == expected and expected
+
+
 SYMMETRIC_STARTS = [
     (4, 4, ["o--o", "-oo-", "-oo-", "o--o"]),  # all eight symmetries of the square
     (4, 4, ["oo--", "o---", "---o", "--oo"]),  # the half turn and both transposes
@@ -96,11 +108,16 @@ def test_one_board_per_orbit_gives_the_oracle_levels_and_paths(tmp_path, oracle,
         assert stored < sum(layers)  # fewer boards stored than reached
         for level in range(1, len(layers)):
             assert run.kernels.count(level + 1) == layers[level]
+        assert run.kernels.level_counts(len(layers)) == layers  # the resume check's fast recount
         for target in list(distances)[:: max(1, len(distances) // 40)]:
             moves = run.moves(target)
             assert len(moves) == distances[target]
             assert PUZZLE.verify(model.Instance(width, height, start, target), moves).ok
         run.close()
+    partial = LevelArrayRun(model.Start(width, height, start), tmp_path / "partial")
+    assert partial.run(stop_when_found=False, max_level=3).levels == layers[:4]
+    assert partial.kernels.level_counts(6) == layers[:4] + [0, 0]
+    partial.close()
     state = json.loads((tmp_path / "push" / "state.json").read_text())
     assert state["symmetry"] == stabilizer(start, width, height)[0]
     # an array of orbits is not resumed as an array of every board

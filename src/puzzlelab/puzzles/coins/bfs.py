@@ -154,6 +154,16 @@ class LevelArrayRun:
             unlock_workdir(self._lock)
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
             raise InvalidInstance(f"bfs: the level array of {_gb(self.nbytes)} could not be set up in {self.workdir} ({why})", "workdir", 413) from None
+        # state.json is a summary, checked against the array on resume: its counts here,
+        # its claim that the search finished by the first level grown (which must be empty).
+        self._finish_claimed = bool(self.resumed and self.state["finished"])
+        if self.resumed:
+            self.state["finished"] = False
+            try:
+                self._check_counts()
+            except BaseException:
+                self.close()
+                raise
 
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
@@ -206,6 +216,19 @@ class LevelArrayRun:
         if not same or self.array_path.stat().st_size != self.nbytes:
             return None
         return state
+
+    def _check_counts(self) -> None:
+        """Each level's count in state.json against the array's bytes (level L is byte
+        L + 1, a canonical board counting for its orbit). Marks of the next levels may be
+        in the array ahead of state.json: they are not compared."""
+        claims = self.state["counts"]
+        for level, (claimed, held) in enumerate(zip(claims, self.kernels.level_counts(len(claims)))):
+            if held != claimed:
+                raise InvalidInstance(
+                    f"workdir {self.workdir}: its state.json is damaged (level {level}: it says {claimed:,} boards, the array holds {held:,}); "
+                    "remove the folder to start afresh",
+                    "workdir",
+                )
 
     def _start_array(self) -> None:
         # The file starts sparse (all zeros: every board unseen); bytes past the last
@@ -320,6 +343,16 @@ class LevelArrayRun:
         """Record a level grown to its end (no board in it: the search is finished) and
         checkpoint the array and state.json in the background."""
         counts = self.state["counts"]
+        if self._finish_claimed:  # the level after the last one must be empty, as state.json says
+            self._finish_claimed = False
+            if grown.marked:
+                raise InvalidInstance(
+                    f"workdir {self.workdir}: its state.json is damaged (it says the search ended after level {len(counts) - 1}, "
+                    f"but level {len(counts)} holds {grown.marked:,} boards); remove the folder to start afresh",
+                    "workdir",
+                )
+            self.state["finished"] = True  # confirmed; state.json (and its history row) already say so
+            return
         counts.append(grown.marked)
         self.state["history"].append(grown.history(int(budget.control[NODES])))
         if grown.marked == 0:

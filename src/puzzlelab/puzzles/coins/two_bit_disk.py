@@ -172,6 +172,11 @@ class TwoBitRun:
         self.words = self.cells[: self.nwords * 8].view(np.uint64)
         self.state = self._load_state() if resume else None
         self.resumed = self.state is not None
+        # state.json's counts are checked against the layers (_rebuild), and its claim that
+        # the search finished by the first level grown, which must then be empty.
+        self._finish_claimed = bool(self.resumed and self.state["finished"])
+        if self.resumed:
+            self.state["finished"] = False
         try:
             if self.resumed:
                 self._rebuild()
@@ -179,7 +184,7 @@ class TwoBitRun:
                 self._begin()
         except CorruptLayer as exc:
             self.close()
-            raise InvalidInstance(f"workdir {self.workdir}: {exc}; remove the folder to start afresh", "workdir") from None
+            raise InvalidInstance(f"workdir {self.workdir}: its layers and state.json disagree, one of them is damaged ({exc}); remove the folder to start afresh", "workdir") from None
 
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
@@ -309,6 +314,16 @@ class TwoBitRun:
             row = self._grow(level, budget, report)
             if row is None:
                 stopped = self._stale = True
+                break
+            if self._finish_claimed:
+                self._finish_claimed = False
+                if row["boards"]:
+                    raise InvalidInstance(
+                        f"workdir {self.workdir}: its state.json is damaged (it says the search ended after level {level}, "
+                        f"but level {level + 1} holds {row['boards']:,} boards); remove the folder to start afresh",
+                        "workdir",
+                    )
+                self.state["finished"] = True  # confirmed; state.json (and its history row) already say so
                 break
             if row["boards"]:
                 try:

@@ -1,18 +1,22 @@
 """The work folder of a BFS run (the byte array's, bfs.py, or the two-bit engine's,
 two_bit_disk.py): made if missing; refused, in one line, if it is a file, cannot be
-made, or holds a `state.json` that is not a checkpoint of that kind of run -- never
-overwritten. And its lock: one run a folder at a time."""
+made, or holds a `state.json` that is not a checkpoint of that kind of run, or one whose
+fields are damaged -- never overwritten. And its lock: one run a folder at a time.
+
+What the fields say is checked against the data by each engine on resume (the level
+counts against the array or the layers; a claim that the search finished by expanding
+the last level once more): a state.json is a summary, not a proof."""
 
 from __future__ import annotations
 
 import fcntl
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from puzzlelab.core.inputs import parse_json, read_text_file
+from puzzlelab.core.inputs import is_whole, parse_json, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 
-__all__ = ["prepare_workdir", "lock_workdir", "unlock_workdir"]
+__all__ = ["prepare_workdir", "damaged_fields", "lock_workdir", "unlock_workdir"]
 
 
 def prepare_workdir(workdir: Path, state_format: int | str, holds: str, run: str) -> None:
@@ -37,6 +41,24 @@ def prepare_workdir(workdir: Path, state_format: int | str, holds: str, run: str
             "give an empty folder or the folder of an earlier run (nothing was overwritten)",
             "workdir",
         )
+    why = damaged_fields(data)
+    if why:
+        raise InvalidInstance(f"workdir {workdir}: its state.json is damaged ({why}); remove the folder to start afresh (nothing was overwritten)", "workdir")
+
+
+def damaged_fields(state: dict[str, Any]) -> str:
+    """What is wrong with the fields both engines share ('' when nothing): `counts`
+    boards per level, from the start's 1 on, none empty (an empty level ends the search
+    and is not kept); `finished` true or false; `history` one object per level grown."""
+    counts = state.get("counts")
+    if not isinstance(counts, list) or not counts or not all(is_whole(c) and c >= 1 for c in counts) or counts[0] != 1:
+        return "counts: expected the boards of each level, 1 for the start and then whole numbers of at least 1"
+    if not isinstance(state.get("finished", False), bool):
+        return "finished: expected true or false"
+    history = state.get("history", [])
+    if not isinstance(history, list) or not all(isinstance(row, dict) for row in history):
+        return "history: expected a list of one object per level"
+    return ""
 
 
 def lock_workdir(workdir: Path) -> IO:

@@ -95,6 +95,12 @@ def test_prove_cli_certified(tmp_path):
     assert data["proven"] and data["certified"] and data["proof_bytes"] > 0 and data["certificate_failure"] is None
     saved = json.loads(path.read_text())
     assert saved["certified"] is True and set(saved["certificates"]) == set(saved["refuted"])
+    assert data["certified_here"] == data["refuted"] == len(saved["refuted"]) and "earlier runs" not in data["message"]
+    # Run again on the finished checkpoint: nothing is checked now, and the answer says so
+    again = runner.invoke(cli.app, ["hexagon", "prove", "4", "--certified", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(path), "--json"])
+    resumed = json.loads(again.stdout)
+    assert again.exit_code == 0 and resumed["proven"] and resumed["certified_here"] == 0
+    assert f"0 of the {resumed['refuted']} cubes were certified by this run" in resumed["message"] and str(path) in resumed["message"]
     trusted = runner.invoke(cli.app, ["hexagon", "prove", "4", "--method", "cubes", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(path)])
     assert trusted.exit_code == 2 and "certified proof's checkpoint" in trusted.output
     for option in (["--cube-method", "maxsat"], ["--screen-method", "maxsat"], ["--screen-levels", "1"], ["--resplit", "2"]):

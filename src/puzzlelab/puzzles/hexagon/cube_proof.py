@@ -91,7 +91,10 @@ class ProofSummary(FieldsByName):
     in this run), proven, a counterexample, seconds (this run) and total_seconds (all
     runs of the checkpoint); cover_checked once the cover check has passed. Certified:
     proof_bytes, solve_seconds and check_seconds summed over the refuted cubes' DRAT
-    certificates (all runs), and certificate_failure when one was refused."""
+    certificates (all runs), and certificate_failure when one was refused; certified_here:
+    the refuted cubes whose certificates this run checked (the others' were checked by
+    earlier runs, whose figures the checkpoint keeps: the certificates themselves are
+    not kept, so nothing can check them again)."""
 
     n: int
     level: int
@@ -110,6 +113,7 @@ class ProofSummary(FieldsByName):
     proof_bytes: int = 0
     solve_seconds: float = 0.0
     check_seconds: float = 0.0
+    certified_here: int = 0
     certificate_failure: str | None = None
 
 
@@ -179,6 +183,7 @@ class CubeProof:
         self.summary = ProofSummary(n, level, bound, options.depth, cubes=len(self.state.cubes), certified=options.certified)
         self.workers = max(1, options.workers or default_workers())
         self.last_save = time.perf_counter()
+        self.certified_now: set[str] = set()
 
     def run(self) -> ProofSummary:
         """Screen, refute, save; once every cube is refuted, check that they cover every
@@ -215,6 +220,7 @@ class CubeProof:
             summary.solve_seconds = round(sum(k[0] for k in kept), 2)
             summary.proof_bytes = int(sum(k[1] for k in kept))
             summary.check_seconds = round(sum(k[2] for k in kept), 2)
+            summary.certified_here = len(self.certified_now & state.refuted)
         if self.progress is not None:
             self.progress(replace(summary))
 
@@ -229,6 +235,7 @@ class CubeProof:
     def _on_interim(self, _index: int, value: Refuted) -> None:
         if value.certificate is not None:
             self.state.certificates[value.refuted] = value.certificate
+            self.certified_now.add(value.refuted)
         self.record([value.refuted])
 
     def _answers(self, tasks: list[Task], stop_when: Callable[[Outcome], bool] | None = None) -> Iterator[Any]:

@@ -43,7 +43,7 @@ from puzzlelab.puzzles.coins.level_store import STORAGES, LevelStore
 from puzzlelab.puzzles.coins.memory import cores_available, memory_available, memory_limit
 from puzzlelab.puzzles.coins.model import Instance, Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.symmetry import stabilizer
-from puzzlelab.puzzles.coins.workdir import lock_workdir, prepare_workdir, unlock_workdir
+from puzzlelab.puzzles.coins.workdir import confirm_finished, lock_workdir, prepare_workdir, unlock_workdir
 
 __all__ = ["LevelArrayRun", "BfsOutcome", "run_bfs", "memory_available", "array_bytes", "STATE_FORMAT", "STORAGES"]
 
@@ -345,12 +345,7 @@ class LevelArrayRun:
         counts = self.state["counts"]
         if self._finish_claimed:  # the level after the last one must be empty, as state.json says
             self._finish_claimed = False
-            if grown.marked:
-                raise InvalidInstance(
-                    f"workdir {self.workdir}: its state.json is damaged (it says the search ended after level {len(counts) - 1}, "
-                    f"but level {len(counts)} holds {grown.marked:,} boards); remove the folder to start afresh",
-                    "workdir",
-                )
+            confirm_finished(self.workdir, len(counts) - 1, grown.marked)
             self.state["finished"] = True  # confirmed; state.json (and its history row) already say so
             return
         counts.append(grown.marked)

@@ -64,7 +64,7 @@ from puzzlelab.puzzles.coins.layer_file import SPAN_RANKS, SPAN_WORDS, CorruptLa
 from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
 from puzzlelab.puzzles.coins.model import Start, boards_to_moves, popcount
 from puzzlelab.puzzles.coins.two_bit import OLD, expand_shared, two_bit_bytes
-from puzzlelab.puzzles.coins.workdir import lock_workdir, prepare_workdir, unlock_workdir
+from puzzlelab.puzzles.coins.workdir import confirm_finished, lock_workdir, prepare_workdir, unlock_workdir
 
 __all__ = ["TwoBitRun", "FORMAT", "memory_needed", "disk_estimate", "code_of", "LEVEL_FRACTIONS"]
 
@@ -317,12 +317,7 @@ class TwoBitRun:
                 break
             if self._finish_claimed:
                 self._finish_claimed = False
-                if row["boards"]:
-                    raise InvalidInstance(
-                        f"workdir {self.workdir}: its state.json is damaged (it says the search ended after level {level}, "
-                        f"but level {level + 1} holds {row['boards']:,} boards); remove the folder to start afresh",
-                        "workdir",
-                    )
+                confirm_finished(self.workdir, level, row["boards"])
                 self.state["finished"] = True  # confirmed; state.json (and its history row) already say so
                 break
             if row["boards"]:

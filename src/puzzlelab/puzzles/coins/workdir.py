@@ -16,7 +16,7 @@ from typing import IO, Any
 from puzzlelab.core.inputs import is_whole, parse_json, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 
-__all__ = ["prepare_workdir", "damaged_fields", "lock_workdir", "unlock_workdir"]
+__all__ = ["prepare_workdir", "damaged_fields", "confirm_finished", "lock_workdir", "unlock_workdir"]
 
 
 def prepare_workdir(workdir: Path, state_format: int | str, holds: str, run: str) -> None:
@@ -59,6 +59,17 @@ def damaged_fields(state: dict[str, Any]) -> str:
     if not isinstance(history, list) or not all(isinstance(row, dict) for row in history):
         return "history: expected a list of one object per level"
     return ""
+
+
+def confirm_finished(workdir: Path, last_level: int, boards_after: int) -> None:
+    """A resumed state.json said the search ended after `last_level`; growing the level
+    after it again gave `boards_after` boards, which must be none."""
+    if boards_after:
+        raise InvalidInstance(
+            f"workdir {workdir}: its state.json is damaged (it says the search ended after level {last_level}, "
+            f"but level {last_level + 1} holds {boards_after:,} boards); remove the folder to start afresh",
+            "workdir",
+        )
 
 
 def lock_workdir(workdir: Path) -> IO:

@@ -250,6 +250,34 @@ def test_prove_by_dp_out_of_budget_exits_1_and_resumes_from_its_folder(tmp_path)
     assert bad.exit_code == 2 and "error: --checkpoint" in bad.output and "folder" in bad.output
 
 
+def test_a_dp_checkpoint_is_a_record_to_check_not_a_proof(tmp_path):
+    """The row DP's manifest says where a pass ran dry, and its tables are gone then:
+    a rerun says the claim was settled by an earlier run. A manifest forged to settle
+    a false claim (n = 4 scores 87, published) is contradicted by the checked grid the
+    claim's own grid search finds, and nothing is proven; damaged fields are refused."""
+    folder = tmp_path / "dp4"
+    args = ["hexagon", "prove", "4", "--method", "dp", "--no-store", "--checkpoint", str(folder), "--json"]
+    first = json.loads(runner.invoke(cli.app, args).stdout)
+    assert first["settled"] and first["optimal"] and "earlier run" not in first["message"]
+    again = runner.invoke(cli.app, args)
+    rerun = json.loads(again.stdout)
+    assert again.exit_code == 0 and rerun["optimal"] and f"settled by an earlier run whose record is {folder}" in rerun["message"]
+    forged = tmp_path / "forged"
+    forged.mkdir()
+    manifest = {"format": 1, "n": 4, "bound": edge_count(4) - 86 - 1, "levels": {}, "settled": {"level": 1, "step": 0}}
+    (forged / "manifest.json").write_text(json.dumps(manifest))
+    result = runner.invoke(cli.app, ["hexagon", "prove", "4", "--raw", "86", "--method", "dp", "--no-store", "--checkpoint", str(forged), "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and not report["proven"] and not report["settled"]
+    assert report["message"].startswith("contradiction, nothing proven") and "verified grid of raw 87" in report["message"]
+    assert f"the checkpoint {forged} it rests on is damaged or edited" in report["message"]
+    for damage in ({"levels": 5}, {"settled": "yes"}, {"settled": {"level": True, "step": 0}}, {"levels": {"1": {"layout": "x", "steps_done": 2, "lowest": [0]}}},
+                   {"levels": {"1": {"layout": "x", "count": {"histogram": {"a": 1}}}}}, {"levels": {"one": {}}}):
+        (forged / "manifest.json").write_text(json.dumps({**manifest, **damage}))
+        bad = runner.invoke(cli.app, ["hexagon", "prove", "4", "--raw", "86", "--method", "dp", "--no-store", "--checkpoint", str(forged)])
+        assert bad.exit_code == 2 and "its manifest.json is damaged" in bad.output and len(bad.output.strip().splitlines()) == 1, (damage, bad.output)
+
+
 @pytest.mark.slow
 def test_order_9_proven_optimal_by_the_row_dp(tmp_path):
     """n = 9: the row DP's min passes of levels 1..3 under the bound 23 end empty

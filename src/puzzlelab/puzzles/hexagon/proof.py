@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from puzzlelab.core.result import Budget, Result, Status, no_progress
@@ -29,6 +30,7 @@ from puzzlelab.puzzles.hexagon.level_completion import complete_partial
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.reference import level_table, published_arguments
 from puzzlelab.puzzles.hexagon.rowdp import TooLarge, grids_within
+from puzzlelab.puzzles.hexagon.rowdp_checkpoint import CheckpointMismatch, DPCheckpoint
 from puzzlelab.puzzles.hexagon.sat import run_sat
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import checked, rule_violation, verify_grid
@@ -206,7 +208,8 @@ def run_dp_proof(n: int, raw: int, *, level: int = 3, budget: Budget | None = No
     another). With a checkpoint folder a run stopped by its budget keeps every finished
     step, and the same call resumes (rowdp_checkpoint.py)."""
     bound = edge_count(n) - raw - 1
-    report = ProofReport(n, raw, level, bound, 0, 0, 0, False, 0.0, 0.0, None, method="row-dp")
+    report = ProofReport(n, raw, level, bound, 0, 0, 0, False, 0.0, 0.0, checkpoint, method="row-dp")
+    earlier = _settled_before(checkpoint, n, bound, level)
     started = time.perf_counter()
     try:
         grids = grids_within(n, level, bound, budget=budget, checkpoint=checkpoint, progress=progress)
@@ -224,8 +227,21 @@ def run_dp_proof(n: int, raw: int, *, level: int = 3, budget: Budget | None = No
         return report
     report.proven = True
     question = f"no level-{level} grid of order {n} with at most {bound} penalty edges"
+    if earlier:
+        question += f"; settled by an earlier run whose record is {checkpoint}, not derived again now (remove it to derive it again)"
     _proven(report, question, grid_budget)
     return report
+
+
+def _settled_before(checkpoint: str | None, n: int, bound: int, level: int) -> bool:
+    """Whether the DP's folder already says, before this run, that no level grid is
+    within the bound (its tables are gone then: only its manifest says so)."""
+    if checkpoint is None or not (Path(checkpoint) / "manifest.json").is_file():
+        return False
+    try:
+        return DPCheckpoint(Path(checkpoint), n, bound).settles(level)
+    except CheckpointMismatch:
+        return False  # grids_within refuses the folder, saying why
 
 
 def _disproved(report: ProofReport, counterexample: Counterexample, grid_budget: float) -> None:
@@ -274,6 +290,15 @@ def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
                 f"{report.refuted - report.certified_here} by earlier runs whose checks {report.checkpoint} records (certificates are not kept: not re-checked)"
             )
     found = _grid_of_score(n, raw, grid_budget)
+    if found.verified and found.value > raw:  # a checked grid the proof says cannot exist
+        report.settled = report.proven = False
+        source = f"the checkpoint {report.checkpoint} it rests on is damaged or edited" if report.checkpoint else "this is a bug: please report it"
+        report.message = (
+            f"contradiction, nothing proven: the proof says {question}, so no grid above raw {raw}, "
+            f"but the sat search found a verified grid of raw {found.value}; {source}"
+        )
+        report.record = Result(found.value, found.solution, Status.FEASIBLE, "prove", bound=None, stats=dict(found.stats), verdict=found.verdict)
+        return
     if not (found.verified and found.value == raw):
         best = "no grid" if not found.verified else f"raw {found.value}"
         message += f"; the sat search (at most {grid_budget:.0f} s) found {best}, not {raw}, so {raw} is not shown optimal"

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlelab.core.inputs import is_whole
+
 __all__ = ["Tables", "DPCheckpoint", "CheckpointMismatch", "SPILL_BYTES"]
 
 SPILL_BYTES = 2 * 2**30  # a pass's tables past this many bytes in all go to disk, memory-mapped
@@ -88,6 +90,36 @@ class Tables(list):
         return tables
 
 
+def _damaged(manifest: dict) -> str:
+    """What is wrong with a manifest's fields ('' when nothing): the types each reader
+    of it relies on, so a damaged or edited file gets one line, not a traceback."""
+    levels, settled = manifest.get("levels"), manifest.get("settled")
+    if not isinstance(levels, dict):
+        return "levels: expected an object of levels"
+    for key, entry in levels.items():
+        if not (key.isascii() and key.isdigit() and int(key) >= 1) or not isinstance(entry, dict):
+            return f"levels: {key[:20]!r} is not a level's entry"
+        lowest, count = entry.get("lowest", []), entry.get("count")
+        steps = entry.get("steps_done", 0)
+        if not (isinstance(entry.get("layout"), str) and is_whole(steps) and steps >= 0):
+            return f"level {key}: expected its layout and steps done"
+        if not (isinstance(lowest, list) and all(is_whole(x) for x in lowest) and steps == len(lowest)):
+            return f"level {key}: expected the lowest penalty of each step done"
+        if any(not isinstance(entry.get(flag, False), bool) for flag in ("filled", "dropped")):
+            return f"level {key}: filled and dropped are true or false"
+        if count is not None and not (
+            isinstance(count, dict)
+            and isinstance(count.get("histogram"), dict)
+            and all(p.isascii() and p.isdigit() and is_whole(c) and c >= 0 for p, c in count["histogram"].items())
+            and (count.get("sample") is None or (isinstance(count["sample"], list) and all(is_whole(v) for v in count["sample"])))
+        ):
+            return f"level {key}: expected a count of grids per penalty and a sample grid"
+    level, step = (settled.get("level"), settled.get("step")) if isinstance(settled, dict) else (None, None)
+    if settled is not None and not (is_whole(level) and level >= 1 and is_whole(step) and step >= 0):
+        return "settled: expected null or the level and step where a pass ran dry"
+    return ""
+
+
 def layout_digest(arrays) -> str:
     """A digest of the arrays that fix a level's frontier layout and transitions."""
     digest = hashlib.sha256()
@@ -114,10 +146,15 @@ class DPCheckpoint:
                 self.manifest = json.loads(self.path.read_text())
             except (OSError, ValueError) as exc:
                 raise CheckpointMismatch(f"checkpoint {self.folder}: its manifest.json cannot be read ({exc})") from None
+            if not isinstance(self.manifest, dict):
+                raise CheckpointMismatch(f"checkpoint {self.folder}: its manifest.json is not a row DP manifest; use another folder")
             wanted = {"format": FORMAT, "n": n, "bound": bound}
             found = {key: self.manifest.get(key) for key in wanted}
             if found != wanted:
                 raise CheckpointMismatch(f"checkpoint {self.folder}: it holds the row DP of {found}, not {wanted}; use another folder")
+            why = _damaged(self.manifest)
+            if why:
+                raise CheckpointMismatch(f"checkpoint {self.folder}: its manifest.json is damaged ({why}); use another folder")
         else:
             self.folder.mkdir(parents=True, exist_ok=True)
             self.manifest = {"format": FORMAT, "n": n, "bound": bound, "levels": {}, "settled": None}

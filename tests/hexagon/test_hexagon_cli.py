@@ -91,3 +91,14 @@ def test_count_verb():
     result = runner.invoke(cli.app, ["hexagon", "count", "3", "--levels", "1..2", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout.splitlines()[-1])["levels"] == {"1": {"penalty": 2, "count": 6}, "2": {"penalty": 3, "count": 48}}
+
+
+def test_count_read_back_from_a_checkpoint_says_so(tmp_path):
+    args = ["hexagon", "count", "3", "--levels", "1..2", "--checkpoint", str(tmp_path / "dp")]
+    first = runner.invoke(cli.app, args)
+    again = runner.invoke(cli.app, args)
+    assert first.exit_code == again.exit_code == 0, again.output
+    lines = [line for line in again.stdout.splitlines() if line.startswith("n=3 level")]
+    assert "read back" not in first.stdout and len(lines) == 2
+    assert all(f"read back from {tmp_path / 'dp'}, not counted now" in line for line in lines)
+    assert [line.split("  (")[0] for line in lines] == ["n=3 level 1: lowest penalty 2, 6 grids", "n=3 level 2: lowest penalty 3, 48 grids"]

@@ -156,9 +156,12 @@ def test_checkpointed_counts_equal_the_plain_counts(tmp_path):
     assert plain[1][0] and plain[2][0]
     assert rowdp.count_levels(5, [1, 2], 10, checkpoint=tmp_path) == plain
     reported = []
-    again = rowdp.count_levels(5, [1, 2], 10, checkpoint=tmp_path, on_level=lambda level, histogram, _s: reported.append((level, histogram)))
+    fresh = []
+    rowdp.count_levels(5, [1, 2], 10, on_level=lambda level, _h, seconds: fresh.append(seconds))
+    assert len(fresh) == 2 and all(isinstance(s, float) for s in fresh)  # counted now: its seconds
+    again = rowdp.count_levels(5, [1, 2], 10, checkpoint=tmp_path, on_level=lambda level, histogram, s: reported.append((level, histogram, s)))
     assert again == plain  # the counts read back, checked
-    assert reported == [(1, plain[1][0]), (2, plain[2][0])]  # and reported as a fresh count is
+    assert reported == [(1, plain[1][0], None), (2, plain[2][0], None)]  # and reported as read back (seconds None), not counted now
     assert rowdp.count_levels(5, [1, 2, 3], 10, checkpoint=tmp_path) == rowdp.count_levels(5, [1, 2, 3], 10)  # one level more
     for level in (1, 2, 3):  # with every table gone, the recorded counts still answer (and are checked)
         DPCheckpoint(tmp_path, 5, 10).drop(level)

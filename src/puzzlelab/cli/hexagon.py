@@ -104,9 +104,10 @@ def count(
             _dp_checkpoint_folder(checkpoint)
     run_budget = Budget(budget)
 
-    def show(level: int, minimum: int, total: int, seconds: float) -> None:
+    def show(level: int, minimum: int, total: int, seconds: float | None) -> None:
         if not as_json:
-            typer.echo(f"n={n} level {level}: lowest penalty {minimum}, {total} grids  ({seconds:.2f} s)")
+            how = f"{seconds:.2f} s" if seconds is not None else f"read back from {checkpoint}, not counted now; its sample grid checked"
+            typer.echo(f"n={n} level {level}: lowest penalty {minimum}, {total} grids  ({how})")
 
     try:
         if method == "sat":  # the DP checks its own grids (count.count_by_dp)

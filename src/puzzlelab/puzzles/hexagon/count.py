@@ -99,7 +99,7 @@ def count_solutions(
     *,
     budget: Budget | None = None,
     limit: int | None = 200_000,
-    on_level: Callable[[int, int, int, float], None] | None = None,
+    on_level: Callable[[int, int, int, float | None], None] | None = None,
     method: str = "dp",
     checkpoint: str | Path | None = None,
     progress: Callable[[dict], None] | None = None,
@@ -145,7 +145,7 @@ def count_solutions(
     return out
 
 
-def count_by_dp(n: int, levels=range(1, 7), *, budget: Budget | None = None, on_level: Callable[[int, int, int, float], None] | None = None,
+def count_by_dp(n: int, levels=range(1, 7), *, budget: Budget | None = None, on_level: Callable[[int, int, int, float | None], None] | None = None,
                 checkpoint: str | Path | None = None, progress: Callable[[dict], None] | None = None) -> dict[int, tuple[int, int]]:
     """The counts by the row-by-row DP (see the module docstring). With a checkpoint
     folder, each bound tried keeps its min passes and finished counts in a subfolder
@@ -160,7 +160,7 @@ def count_by_dp(n: int, levels=range(1, 7), *, budget: Budget | None = None, on_
     # the published lowest penalty of the highest level wanted (levels 4-6 share one)
     bound = published[min(top, 4) - 1] if published else level_minimum(n, top, budget=budget)[0]
 
-    def show(level: int, histogram: dict[int, int], seconds: float) -> None:
+    def show(level: int, histogram: dict[int, int], seconds: float | None) -> None:
         if on_level and histogram:
             low = min(histogram)
             on_level(level, low, histogram[low], seconds)

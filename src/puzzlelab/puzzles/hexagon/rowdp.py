@@ -270,7 +270,8 @@ def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on
     """level -> (penalty -> number of level grids, for penalties up to `bound`; one
     grid of the lowest penalty, checked) for each wanted level, from one chain of min
     passes (levels 1..max) all under the same bound. on_level(level, histogram,
-    seconds) is called as each level is done. With a checkpoint folder the min passes
+    seconds) is called as each level is done (seconds None: the count was read back from
+    the checkpoint, not counted now). With a checkpoint folder the min passes
     resume from it and each finished count is kept there (its sample grid checked again
     when read back); a stopped counting pass starts again."""
     budget = budget or Budget()
@@ -284,13 +285,13 @@ def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on
             out = {w: _checked_count(n, w, bound, folder.count(w)) if dry is None or w < dry else ({}, None) for w in wanted}
             for level, (histogram, _) in out.items():
                 if on_level and histogram:
-                    on_level(level, histogram, 0.0)
+                    on_level(level, histogram, None)
             return out
     first = _first_level(folder, wanted[-1], wanted)
     for level in [w for w in wanted if w < first]:  # counted by an earlier run: read back, checked
         out[level] = _checked_count(n, level, bound, folder.count(level))
         if on_level:
-            on_level(level, out[level][0], 0.0)
+            on_level(level, out[level][0], None)
     for level in range(first, wanted[-1] + 1):
         t0 = time.perf_counter()
         stats = DPStats()
@@ -302,6 +303,7 @@ def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on
             kept = folder.count(level) if folder is not None else None
             if kept is not None:
                 out[level] = _checked_count(n, level, bound, kept)
+                t0 = None
             else:
                 histogram = _histogram(_sweep(guide[0], bound, True, budget, stats, guide, progress=progress))
                 low = min(histogram) if histogram else None
@@ -310,7 +312,7 @@ def count_levels(n: int, levels, bound: int, *, budget: Budget | None = None, on
                 if folder is not None:
                     folder.record_count(level, histogram, sample)
             if on_level:
-                on_level(level, out[level][0], time.perf_counter() - t0)
+                on_level(level, out[level][0], None if t0 is None else time.perf_counter() - t0)
         if folder is not None and level > first:
             folder.drop(level - 1)
     return out

@@ -219,16 +219,25 @@ class LevelArrayRun:
 
     def _check_counts(self) -> None:
         """Each level's count in state.json against the array's bytes (level L is byte
-        L + 1, a canonical board counting for its orbit). Marks of the next levels may be
-        in the array ahead of state.json: they are not compared."""
+        L + 1, a canonical board counting for its orbit). Marks of the next two levels may
+        be in the array ahead of state.json (a background checkpoint writes them): those
+        are not compared, and no level after them may hold a board."""
         claims = self.state["counts"]
-        for level, (claimed, held) in enumerate(zip(claims, self.kernels.level_counts(len(claims)))):
-            if held != claimed:
+        held = self.kernels.level_counts(IMAGE - 1)  # every level byte the array can hold
+        for level, claimed in enumerate(claims):
+            if held[level] != claimed:
                 raise InvalidInstance(
-                    f"workdir {self.workdir}: its state.json is damaged (level {level}: it says {claimed:,} boards, the array holds {held:,}); "
+                    f"workdir {self.workdir}: its state.json is damaged (level {level}: it says {claimed:,} boards, the array holds {held[level]:,}); "
                     "remove the folder to start afresh",
                     "workdir",
                 )
+        beyond = next((level for level in range(len(claims) + 2, len(held)) if held[level]), None)
+        if beyond is not None:
+            raise InvalidInstance(
+                f"workdir {self.workdir}: its state.json is damaged (it counts levels 0..{len(claims) - 1}, "
+                f"the array holds {held[beyond]:,} boards of level {beyond}); remove the folder to start afresh",
+                "workdir",
+            )
 
     def _start_array(self) -> None:
         # The file starts sparse (all zeros: every board unseen); bytes past the last

@@ -355,3 +355,15 @@ def test_a_level_too_low_leaves_the_claim_unsettled(tmp_path):
     assert not data["settled"] and not data["proven"] and data["counterexample"]["level_penalty"] <= 2
     assert data["message"].startswith("not settled at level 2") and "higher --level" in data["message"]
     assert data["counterexample"]["raw"] <= 87
+
+
+def test_cubes_refuted_by_an_earlier_run_are_named_as_such(tmp_path):
+    """A cube proof finished on a checkpoint's cubes says how many this run refuted."""
+    path = tmp_path / "p4.json"
+    args = ["hexagon", "prove", "4", "--method", "cubes", "--depth", "7", "--workers", "1", "--no-store", "--checkpoint", str(path), "--json"]
+    first = json.loads(runner.invoke(cli.app, args).stdout)
+    assert first["proven"] and first["refuted_here"] == first["refuted"] > 0 and "earlier runs" not in first["message"]
+    again = runner.invoke(cli.app, args)
+    rerun = json.loads(again.stdout)
+    assert again.exit_code == 0 and rerun["proven"] and rerun["refuted_here"] == 0
+    assert f"{rerun['refuted']} of the {rerun['refuted']} cubes were refuted by earlier runs whose record is {path}" in rerun["message"]

@@ -87,8 +87,9 @@ class Counterexample(FieldsByName):
 
 @dataclass
 class ProofSummary(FieldsByName):
-    """Where a proof stands: cubes, refuted, open, screened (refuted by the lower levels
-    in this run), proven, a counterexample, seconds (this run) and total_seconds (all
+    """Where a proof stands: cubes, refuted, refuted_here (those refuted by this run:
+    the rest are the checkpoint's record of earlier runs), open, screened (refuted by
+    the lower levels in this run), proven, a counterexample, seconds (this run) and total_seconds (all
     runs of the checkpoint); cover_checked once the cover check has passed. Certified:
     proof_bytes, solve_seconds and check_seconds summed over the refuted cubes' DRAT
     certificates (all runs), and certificate_failure when one was refused; certified_here:
@@ -102,6 +103,7 @@ class ProofSummary(FieldsByName):
     depth: int
     cubes: int = 0
     refuted: int = 0
+    refuted_here: int = 0
     open: int = 0
     screened: int = 0
     proven: bool = False
@@ -184,6 +186,7 @@ class CubeProof:
         self.workers = max(1, options.workers or default_workers())
         self.last_save = time.perf_counter()
         self.certified_now: set[str] = set()
+        self.refuted_before = set(self.state.refuted)
 
     def run(self) -> ProofSummary:
         """Screen, refute, save; once every cube is refuted, check that they cover every
@@ -212,6 +215,7 @@ class CubeProof:
     def report(self) -> None:
         summary, state = self.summary, self.state
         summary.cubes, summary.refuted = len(state.cubes), len(state.refuted)
+        summary.refuted_here = len(state.refuted - self.refuted_before)
         summary.open, summary.proven = summary.cubes - summary.refuted, state.proven
         summary.seconds = round(self.elapsed(), 1)
         summary.total_seconds = round(state.seconds + summary.seconds, 1)

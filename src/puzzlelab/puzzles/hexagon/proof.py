@@ -87,6 +87,7 @@ class ProofReport:
     check_seconds: float = 0.0
     certificate_failure: str | None = None
     certified_here: int = 0
+    refuted_here: int = 0
     method: str = "cubes"
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,6 +99,7 @@ class ProofReport:
             "bound": self.bound,
             "cubes": self.cubes,
             "refuted": self.refuted,
+            "refuted_here": self.refuted_here,
             "screened": self.screened,
             "proven": self.proven,
             "optimal": self.optimal,
@@ -181,7 +183,7 @@ def run_proof(
     )
     report.certified, report.certificate_failure = summary.certified, summary.certificate_failure
     report.proof_bytes, report.solve_seconds, report.check_seconds = summary.proof_bytes, summary.solve_seconds, summary.check_seconds
-    report.certified_here = summary.certified_here
+    report.certified_here, report.refuted_here = summary.certified_here, summary.refuted_here
     question = f"no level-{level} grid of order {n} with at most {bound} penalty edges"
     if summary.certified:
         question += " (certified: every cube's UNSAT with a checked certificate)"
@@ -289,6 +291,11 @@ def _proven(report: ProofReport, question: str, grid_budget: float) -> None:
                 f"; {report.certified_here} of the {report.refuted} cubes were certified by this run, the other "
                 f"{report.refuted - report.certified_here} by earlier runs whose checks {report.checkpoint} records (certificates are not kept: not re-checked)"
             )
+    elif report.method == "cubes" and report.refuted_here < report.refuted:
+        message += (
+            f"; {report.refuted - report.refuted_here} of the {report.refuted} cubes were refuted by earlier runs "
+            f"whose record is {report.checkpoint}, not refuted again now"
+        )
     found = _grid_of_score(n, raw, grid_budget)
     if found.verified and found.value > raw:  # a checked grid the proof says cannot exist
         report.settled = report.proven = False

@@ -297,6 +297,9 @@ def test_a_checkpoint_resumes_its_own_count_and_refuses_another(tmp_path):
     assert state["kind"] == "macmahon-count" and len(state["done"]) == json.loads(first.stdout)["stats"]["subtrees"]
     again = runner.invoke(cli.app, ["macmahon", "count", "2x3/free", "--checkpoint", str(path), "--no-store", "--json"])
     assert again.exit_code == 0 and json.loads(again.stdout)["total"] == 416
+    shown = runner.invoke(cli.app, ["macmahon", "count", "2x3/free", "--checkpoint", str(path), "--no-store"])
+    subtrees = len(state["done"])  # every one read back, and the line says so
+    assert shown.exit_code == 0 and f"({subtrees} of {subtrees} subtrees read back from the checkpoint, not counted now)" in shown.stdout
     before = path.read_bytes()
     other = runner.invoke(cli.app, ["macmahon", "count", "2x3/c2", "--checkpoint", str(path), "--no-store"])
     assert other.exit_code == 2 and "another count" in other.output and path.read_bytes() == before

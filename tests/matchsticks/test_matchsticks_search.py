@@ -2,6 +2,7 @@
 three restricted columns), the published counts of optimal solutions, a brute force
 over every placement, and the plain-Python twin of the kernel."""
 
+import json
 import threading
 import time
 
@@ -250,3 +251,19 @@ def test_batch_through_core_parallel_map_is_verified_on_the_driver():
     assert [r["result"].stats["optimal_solutions"] for r in rows[:2]] == [14, 3]
     with pytest.raises(InvalidInstance):
         solve_batch([64], "full")
+
+
+def test_a_proof_read_back_from_its_checkpoint_says_so(tmp_path):
+    """The CLI's result line names the subtrees a rerun took from the checkpoint."""
+    from typer.testing import CliRunner
+
+    from puzzlelab import cli
+
+    path = tmp_path / "n22.json"  # (n = 20 is proven by its bound search alone: no subtree, no file)
+    args = ["matchsticks", "solve", "22", "--method", "full", "--checkpoint", str(path), "--no-store"]
+    first = CliRunner().invoke(cli.app, args)
+    again = CliRunner().invoke(cli.app, args)
+    assert first.exit_code == again.exit_code == 0, again.output
+    assert "read back" not in first.stdout and "[optimal]" in again.stdout
+    subtrees = len(json.loads(path.read_text())["prefixes"])
+    assert f"({subtrees} of {subtrees} subtrees read back from the checkpoint, not searched now)" in again.stdout

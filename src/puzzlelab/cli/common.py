@@ -121,9 +121,11 @@ def print_result(puzzle: Puzzle, instance: Any, result: Result, as_json: bool) -
     verdict = result.verdict
     check = "verified" if result.verified else f"NOT verified ({verdict.message if verdict else 'no verdict'})"
     bound = "" if result.bound is None or result.bound == result.value else f"  bound {result.bound}"
+    resumed = result.stats.get("resumed_subtrees")
+    read_back = f"  ({resumed} of {result.stats.get('subtrees', '?')} subtrees read back from the checkpoint, not searched now)" if resumed else ""
     out.print(
         f"{puzzle.name} {puzzle.instance_key(instance)}: {puzzle.value_name} {result.value}  "
-        f"[{result.status.value}]{bound}  method {result.method}  {result.stats.get('seconds', 0):.2f} s  {check}",
+        f"[{result.status.value}]{bound}  method {result.method}  {result.stats.get('seconds', 0):.2f} s  {check}{read_back}",
         markup=False,
     )
 

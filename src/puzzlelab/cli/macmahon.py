@@ -137,7 +137,9 @@ def _print_count(report: dict[str, Any], result: Result) -> None:
     for g, n in report["classes"].items():
         sizes = ", ".join(f"{v:,} of size {s}" for s, v in report["orbit_sizes"][g].items())
         out.print(f"  up to {g:<9} (order {report['group_orders'][g]:>3}): {n:>10,} classes   orbits: {sizes}", markup=False)
-    out.print(f"  {result.stats.get('seconds', 0):.2f} s, {result.stats.get('nodes', 0):,} nodes; checker: {report['verdict']}", markup=False)
+    resumed = result.stats.get("resumed_subtrees")
+    read_back = f" ({resumed} of {result.stats.get('subtrees', '?')} subtrees read back from the checkpoint, not counted now)" if resumed else ""
+    out.print(f"  {result.stats.get('seconds', 0):.2f} s, {result.stats.get('nodes', 0):,} nodes{read_back}; checker: {report['verdict']}", markup=False)
     if "listed" in report:
         listed = report["listed"]
         out.print(f"  wrote {listed['classes']:,} representatives (up to {listed['group']}) to {listed['file']}", markup=False)

@@ -389,6 +389,7 @@ def count_solutions(
     names = [json.dumps(u, sort_keys=True) for u in units]
     tasks = [Task(count_subtree, (instance_json, [u], options), name=name) for u, name in zip(units, names) if name not in done]
     parts = [done[name] for name in names if name in done]
+    resumed = len(parts)  # read back from the checkpoint, not counted now
     errors: list[str] = []
     for outcome in run_tasks(tasks, workers=max(1, workers), budget=budget, backend=backend, address=address or None):
         if outcome.ok and outcome.value["complete"]:
@@ -403,6 +404,7 @@ def count_solutions(
     merged["complete"] = len(parts) == len(units)
     merged["errors"] = errors[:5]
     merged["subtrees"] = len(units)
+    merged["resumed_subtrees"] = resumed
     merged["wall_seconds"] = time.perf_counter() - started
     return merged
 

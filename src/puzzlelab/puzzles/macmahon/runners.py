@@ -98,6 +98,7 @@ def run_enumerate(inst: Instance, *, budget: Budget, progress, seed: int, worker
             "order": order,
             "workers": workers,
             "subtrees": stats["subtrees"],
+            **({"resumed_subtrees": stats["resumed_subtrees"]} if stats.get("resumed_subtrees") else {}),
             "backend": backend,
             "failed_subtrees": stats.get("errors", []),
             "classes": {name: g["classes"] for name, g in cert["groups"].items()},

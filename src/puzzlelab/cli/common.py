@@ -111,6 +111,13 @@ def run_interruptibly(work: Callable[[], Result], budget: Budget) -> Result:
     return run_in_thread(work, on_interrupt)
 
 
+def read_back_note(result: Result, done: str) -> str:
+    """' (k of N subtrees read back from the checkpoint, not <done> now)' when a resumed
+    run took k finished subtrees from its checkpoint (stats.resumed_subtrees), else ''."""
+    resumed = result.stats.get("resumed_subtrees")
+    return f" ({resumed} of {result.stats.get('subtrees', '?')} subtrees read back from the checkpoint, not {done} now)" if resumed else ""
+
+
 def print_result(puzzle: Puzzle, instance: Any, result: Result, as_json: bool) -> None:
     if as_json:
         out.print_json(json.dumps(puzzle.report(instance, result), default=str), indent=None)
@@ -121,8 +128,8 @@ def print_result(puzzle: Puzzle, instance: Any, result: Result, as_json: bool) -
     verdict = result.verdict
     check = "verified" if result.verified else f"NOT verified ({verdict.message if verdict else 'no verdict'})"
     bound = "" if result.bound is None or result.bound == result.value else f"  bound {result.bound}"
-    resumed = result.stats.get("resumed_subtrees")
-    read_back = f"  ({resumed} of {result.stats.get('subtrees', '?')} subtrees read back from the checkpoint, not searched now)" if resumed else ""
+    read_back = read_back_note(result, "searched")
+    read_back = " " + read_back if read_back else ""
     out.print(
         f"{puzzle.name} {puzzle.instance_key(instance)}: {puzzle.value_name} {result.value}  "
         f"[{result.status.value}]{bound}  method {result.method}  {result.stats.get('seconds', 0):.2f} s  {check}{read_back}",

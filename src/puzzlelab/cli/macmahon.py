@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from puzzlelab.cli.common import run_interruptibly, store_result
+from puzzlelab.cli.common import read_back_note, run_interruptibly, store_result
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, out, user_errors
 from puzzlelab.core.inputs import check_output_path
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
@@ -137,8 +137,7 @@ def _print_count(report: dict[str, Any], result: Result) -> None:
     for g, n in report["classes"].items():
         sizes = ", ".join(f"{v:,} of size {s}" for s, v in report["orbit_sizes"][g].items())
         out.print(f"  up to {g:<9} (order {report['group_orders'][g]:>3}): {n:>10,} classes   orbits: {sizes}", markup=False)
-    resumed = result.stats.get("resumed_subtrees")
-    read_back = f" ({resumed} of {result.stats.get('subtrees', '?')} subtrees read back from the checkpoint, not counted now)" if resumed else ""
+    read_back = read_back_note(result, "counted")
     out.print(f"  {result.stats.get('seconds', 0):.2f} s, {result.stats.get('nodes', 0):,} nodes{read_back}; checker: {report['verdict']}", markup=False)
     if "listed" in report:
         listed = report["listed"]

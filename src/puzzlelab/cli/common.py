@@ -139,7 +139,7 @@ def print_result(puzzle: Puzzle, instance: Any, result: Result, as_json: bool) -
 
 def store_result(puzzle: Puzzle, instance: Any, result: Result) -> None:
     if result.verified:
-        Store().add(puzzle.name, puzzle.instance_key(instance), result, puzzle.sense)
+        Store().add(puzzle.name, puzzle.instance_key(instance), result, puzzle.sense, instance_json=puzzle.format_instance(instance))
 
 
 def bounded_range(text: str, field: str, low: int, high: int) -> list[int]:

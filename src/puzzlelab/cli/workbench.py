@@ -15,6 +15,7 @@ from rich.table import Table
 from puzzlelab.cli.common import store_result
 from puzzlelab.cli.errors import EXIT_BAD_INPUT, EXIT_NO_ANSWER, err, out, user_errors
 from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.records_check import checked_best
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import REGISTRY
 
@@ -26,6 +27,7 @@ def records(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Best known result per instance from the records store, beside the published value.
+    Each is checked again before it is listed; a record that fails is named on stderr.
 
     Example: puzzlelab records --puzzle tiling
     """
@@ -34,9 +36,11 @@ def records(
             from puzzlelab.puzzles import get
 
             get(puzzle)
-        best = Store().best(puzzle)
+        checked = checked_best(Store(), REGISTRY, puzzle)
+        for passed_over in checked.rejected:
+            err.print(passed_over.line(), markup=False)
         rows = []
-        for record in best:
+        for record in checked.records:
             published = REGISTRY[record.puzzle].published(record.instance) if record.puzzle in REGISTRY else None
             rows.append((record, published))
         if as_json:

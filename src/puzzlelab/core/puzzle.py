@@ -227,6 +227,16 @@ class Puzzle:
         """The named instances of the field: name -> one-line description."""
         return {}
 
+    def instance_from_key(self, key: str) -> Any | None:
+        """The instance a records-store key names, where the key alone says which
+        ('16', 'contest_3', 'font5x7:A-B'); None where it does not (a key holding a
+        digest of the instance). What is rebuilt must give the same key back."""
+        try:
+            instance = self.load(key, local=False)
+        except (InvalidInstance, ValueError, RecursionError):
+            return None
+        return instance if self.instance_key(instance) == key else None
+
     def catalog_instance(self, name: str) -> Any:
         """The instance a catalog name stands for (default: parse the name)."""
         return self.parse(name)

@@ -23,9 +23,9 @@ from typing import Any, Iterator
 
 from puzzlelab.core.result import Result, Status, _json_default
 
-__all__ = ["Store", "StoreError", "UnverifiedResult", "Record", "default_path"]
+__all__ = ["Store", "StoreError", "UnverifiedResult", "Record", "best_first", "natural_key", "default_path"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the column instance_json (the instance itself, so a record can be checked again)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS results (
     seconds      REAL,
     version      TEXT,
     host         TEXT,
-    created      REAL NOT NULL
+    created      REAL NOT NULL,
+    instance_json TEXT
 );
 CREATE INDEX IF NOT EXISTS results_by_instance ON results (puzzle, instance);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -78,9 +79,10 @@ class Record:
     version: str
     host: str
     created: float
+    damaged: str = ""  # the fields whose stored text does not read (they are None), e.g. 'solution'
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if k != "damaged"}
 
 
 def default_path() -> Path:
@@ -114,7 +116,8 @@ class Store:
         with self.connect() as db:
             db.execute("PRAGMA journal_mode=WAL")  # persistent: stored in the file
             db.executescript(_SCHEMA)
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            _add_instance_column(db)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
@@ -146,9 +149,11 @@ class Store:
         return f"records store {self.path}: {text}"
 
     # ------------------------------------------------------------------ writing
-    def add(self, puzzle: str, instance: str, result: Result, sense: str) -> int:
+    def add(self, puzzle: str, instance: str, result: Result, sense: str, *, instance_json: Any = None) -> int:
         """Store one verified result; returns its id. `sense` is 'min' or 'max' (which
         values are better) or 'exact' (a count: every verified run gives the same value).
+        `instance_json` is the instance itself (`Puzzle.format_instance`), kept so that
+        the record can be checked again where its key alone does not say the instance.
         Raises UnverifiedResult unless `result.verdict.ok`."""
         if not result.verified:
             why = "never verified" if result.verdict is None else f"verification failed: {result.verdict.message}"
@@ -172,12 +177,13 @@ class Store:
             _version(),
             socket.gethostname(),
             time.time(),
+            None if instance_json is None else json.dumps(instance_json, default=_json_default),
         )
         with self.connect() as db:
             cursor = db.execute(
                 "INSERT INTO results (puzzle, instance, sense, value, value_json, status, bound, method,"
-                " solution, stats, verdict, seconds, version, host, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " solution, stats, verdict, seconds, version, host, created, instance_json)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
             return int(cursor.lastrowid)
@@ -187,22 +193,38 @@ class Store:
 
     @staticmethod
     def _record(row: tuple) -> Record:
+        """A Record from a row; a field whose text does not read (a hand edit, a disk
+        fault) becomes None and is named in `damaged`, so one bad row does not stop a
+        listing (`core.records_check` passes it over and says why)."""
         (rid, puzzle, instance, sense, value, status, bound, method, solution, stats, seconds, version, host, created) = row
+        damaged: list[str] = []
+
+        def read(name: str, text: str | None, empty: Any = None) -> Any:
+            if text is None or text == "":
+                return empty
+            try:
+                return json.loads(text)
+            except (ValueError, RecursionError):
+                damaged.append(name)
+                return empty
+
+        value_read, bound_read, solution_read, stats_read = read("value", value), read("bound", bound), read("solution", solution), read("stats", stats, {})
         return Record(
             id=rid,
             puzzle=puzzle,
             instance=instance,
             sense=sense,
-            value=json.loads(value),
+            value=value_read,
             status=status,
-            bound=json.loads(bound) if bound is not None else None,
+            bound=bound_read,
             method=method,
-            solution=json.loads(solution) if solution is not None else None,
-            stats=json.loads(stats) if stats else {},
+            solution=solution_read,
+            stats=stats_read if isinstance(stats_read, dict) else {},
             seconds=seconds,
             version=version or "",
             host=host or "",
             created=created,
+            damaged=", ".join(damaged),
         )
 
     def results(self, puzzle: str | None = None, instance: str | None = None, *, solutions: bool = True) -> list[Record]:
@@ -232,24 +254,58 @@ class Store:
             key = (record.puzzle, record.instance)
             if key not in best or _better(record, best[key]):
                 best[key] = record
-        return sorted(best.values(), key=lambda r: (r.puzzle, _natural_key(r.instance)))
+        return sorted(best.values(), key=lambda r: (r.puzzle, natural_key(r.instance)))
+
+    def check_texts(self, record_ids: list[int]) -> dict[int, tuple[str, str | None, str | None]]:
+        """Record id -> the stored text of its value, solution and instance, for
+        checking the records again (`core.records_check`); ids not found are left out."""
+        texts: dict[int, tuple[str, str | None, str | None]] = {}
+        with self.connect() as db:
+            for start in range(0, len(record_ids), 500):  # SQLite's limit on bound parameters
+                chunk = record_ids[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                for rid, value, solution, instance in db.execute(
+                    f"SELECT id, value_json, solution, instance_json FROM results WHERE id IN ({marks})", chunk
+                ):
+                    texts[int(rid)] = (value, solution, instance)
+        return texts
 
     def count(self) -> int:
         with self.connect() as db:
             return int(db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
 
 
+def _add_instance_column(db: sqlite3.Connection) -> None:
+    """Schema 1 -> 2 in place: a store written before has no instance_json column
+    (its records have none; they are checked again where their key says the instance)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(results)")}
+    if "instance_json" not in columns:
+        try:
+            db.execute("ALTER TABLE results ADD COLUMN instance_json TEXT")
+        except sqlite3.OperationalError as exc:
+            if "duplicate column" not in str(exc):  # another process added it first
+                raise
+
+
+def best_first(records: list[Record]) -> list[Record]:
+    """One instance's records, best first, in `Store.best`'s order (ties: oldest first)."""
+    return sorted(records, key=_rank)
+
+
+def _rank(record: Record) -> tuple:
+    """Smaller is better: the value in the record's sense (a value that is not a number,
+    such as a damaged one, after every number), then proven before not, then faster."""
+    value = record.value
+    number = isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+    by_value = (0, value if record.sense == "min" else -value) if number and record.sense in ("min", "max") else (0 if record.sense == "exact" else 1, 0)
+    return (*by_value, record.status != Status.OPTIMAL.value, record.seconds or 0.0)
+
+
 def _better(a: Record, b: Record) -> bool:
-    if a.sense in ("min", "max") and isinstance(a.value, (int, float)) and isinstance(b.value, (int, float)):
-        if a.value != b.value:
-            return (a.value < b.value) if a.sense == "min" else (a.value > b.value)
-    a_proven, b_proven = a.status == Status.OPTIMAL.value, b.status == Status.OPTIMAL.value
-    if a_proven != b_proven:
-        return a_proven
-    return (a.seconds or 0.0) < (b.seconds or 0.0)
+    return _rank(a) < _rank(b)
 
 
-def _natural_key(text: str) -> list:
+def natural_key(text: str) -> list:
     """Sort 'contest_10' after 'contest_9' and '16' after '4'."""
     import re
 

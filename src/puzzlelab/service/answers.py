@@ -7,7 +7,9 @@ A plugged-in source's answers pass the puzzle's independent checker once, on fir
 use, before any is shown or served (DESIGN.md: every answer is verified before it is
 printed, stored or served): an entry the checker rejects, or whose value differs from
 the checker's count, is dropped and logged. The store's records were verified on their
-way in (the store refuses anything else).
+way in (the store refuses anything else), and are checked again before they are used
+(`core.records_check`): the store is a file, and a row edited by hand or written by an
+older checker must not become an answer.
 
 The dashboards (`service.dashboards`) and the answer routes read the same `known`
 mapping, so a figure on a dashboard and the answer behind its link agree.
@@ -20,9 +22,11 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterable
 
 from puzzlelab.core.puzzle import InvalidInstance, Puzzle
+from puzzlelab.core.records_check import checked_best
 from puzzlelab.core.result import Result, Status, Verdict
 from puzzlelab.core.store import Record, Store, StoreError
 
@@ -156,17 +160,14 @@ def _better(puzzle: Puzzle, a: Known, b: Known) -> bool:
 
 def known(store: Store, puzzle: Puzzle, instance: str | None = None, *, solutions: bool = True) -> dict[str, Known]:
     """Instance key -> the best verified answer (of every instance, or of `instance`
-    only): the store's best record (`Store.best`), then each plugged-in source's answer
-    where it is better or the store has none. `solutions=False` leaves the store's
-    solutions unread (a dashboard needs the values only)."""
-    if instance is None:
-        best = {record.instance: _from_record(record) for record in store.best(puzzle.name, solutions=solutions)}
-    else:
-        best = {}
-        for record in store.results(puzzle.name, instance):
-            candidate = _from_record(record)
-            if instance not in best or _better(puzzle, candidate, best[instance]):
-                best[instance] = candidate
+    only): the store's best record that passes the checker again now
+    (`core.records_check`; the records passed over are logged), then each plugged-in
+    source's answer where it is better or the store has none. `solutions=False` leaves
+    the store's solutions out (a dashboard needs the values only)."""
+    checked = checked_best(store, {puzzle.name: puzzle}, puzzle.name, instance, solutions=solutions, rebuild=partial(instance_of, store))
+    for passed_over in checked.rejected:
+        log.warning("records store %s: %s", store.path, passed_over.line())
+    best = {record.instance: _from_record(record) for record in checked.records}
     with _LOCK:
         sources = list(_SOURCES.get(puzzle.name, []))
     for name, source in sources:
@@ -187,14 +188,9 @@ def instance_of(store: Store, puzzle: Puzzle, key: str) -> Any | None:
     """The instance an answer's key names: parsed from the key (a catalog name, 'rect_5x3'
     as '5x3', n), else the instance of a job of the service that had this key (a grid
     stored by its digest); None where neither gives it."""
-    texts = [key, key.removeprefix("rect_")] if puzzle.name == "tiling" else [key]
-    for text in texts:
-        try:
-            instance = puzzle.load(text, local=False)
-        except (InvalidInstance, ValueError, RecursionError):
-            continue
-        if puzzle.instance_key(instance) == key:
-            return instance
+    instance = puzzle.instance_from_key(key)
+    if instance is not None:
+        return instance
     try:
         with store.connect() as db:
             row = db.execute("SELECT instance FROM jobs WHERE puzzle = ? AND instance_key = ? LIMIT 1", (puzzle.name, key)).fetchone()

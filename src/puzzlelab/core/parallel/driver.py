@@ -123,7 +123,7 @@ def accept(puzzle: Puzzle, answer: Answer, store: Store | None = None) -> Result
     result.verdict = None  # the worker's verdict is not evidence
     puzzle.check(answer.instance, result)
     if store is not None and result.verified:
-        store.add(puzzle.name, answer.key, result, puzzle.sense)
+        store.add(puzzle.name, answer.key, result, puzzle.sense, instance_json=puzzle.format_instance(answer.instance))
     return result
 
 

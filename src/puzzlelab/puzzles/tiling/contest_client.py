@@ -124,7 +124,7 @@ def run_contest(
         squares = parse_squares(result.solution)
         answer = _http(base + "/solution", format_solution(grid, squares))
         posted = time.monotonic() - started
-        store.add(PUZZLE_NAME, instance_key(grid), result, SENSE)
+        store.add(PUZZLE_NAME, instance_key(grid), result, SENSE, instance_json=format_grid(grid))
         entry = ContestLog(grid.id, grid.width, grid.height, len(squares), str(result.status), round(posted, 3), answer, str(saved))
         logs.append(entry)
         with (folder / "contest-log.jsonl").open("a") as log:

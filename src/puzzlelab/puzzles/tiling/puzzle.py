@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from puzzlelab.core.puzzle import Puzzle
+from puzzlelab.core.puzzle import InvalidInstance, Puzzle
 from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.tiling import catalog
 from puzzlelab.puzzles.tiling.catalog import RECTANGLES
@@ -56,6 +56,16 @@ class TilingPuzzle(Puzzle):
 
     def catalog_instance(self, name: str) -> Grid:
         return catalog.catalog_instance(name)
+
+    def instance_from_key(self, key: str) -> Grid | None:
+        """Also 'rect_WxH', the key of any full rectangle (the catalog names a few)."""
+        if not key.startswith("rect_") or key in self.catalog():
+            return super().instance_from_key(key)
+        try:
+            grid = self.load(key.removeprefix("rect_"), local=False)
+        except (InvalidInstance, ValueError, RecursionError):
+            return None
+        return grid if self.instance_key(grid) == key else None
 
     def published(self, key: str) -> dict[str, Any] | None:
         return catalog.published(key)

@@ -178,5 +178,14 @@ def test_batch_with_bfs_tasks_matches_the_oracle_and_resumes(tmp_path, monkeypat
     assert report.results == {"tiny4x4:S-M": distances[glyphs["M"]], "tiny4x4:S-F": distances[far]}
     assert {r.instance: r.value for r in Store().best("coins")} == report.results
     assert (tmp_path / "w").exists() and not (tmp_path / "w" / "tiny4x4_S").exists()  # finished arrays are removed
+    # A row forged into the store (S-M's solution filed under the unreachable S-U) does
+    # not make the batch skip S-U: only records the checker passes again count as done.
+    import sqlite3
+
+    db = sqlite3.connect(Store().path)
+    columns = [row[1] for row in db.execute("PRAGMA table_info(results)") if row[1] not in ("id", "instance")]
+    db.execute(f"INSERT INTO results (instance, {', '.join(columns)}) SELECT 'tiny4x4:S-U', {', '.join(columns)} FROM results WHERE instance = 'tiny4x4:S-M'")
+    db.commit()
+    db.close()
     again = batch.run_batch(PUZZLE, "tiny4x4", method="bfs", starts="S", workers=1, workdir=str(tmp_path / "w"))
     assert again.skipped == 2 and again.solved == 0 and again.infeasible == 1

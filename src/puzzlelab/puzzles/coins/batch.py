@@ -27,6 +27,7 @@ from typing import Any, Callable
 from puzzlelab.core.inputs import shown
 from puzzlelab.core.parallel import BACKENDS, Answer, Failure, Task, default_workers, solve_many
 from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.records_check import checked_best
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles.coins import model
@@ -50,9 +51,10 @@ def _glyphs(font: dict[str, Any], text: str | None, field: str) -> list[str]:
     return chosen
 
 
-def done_keys(store) -> set[str]:
-    """Puzzle keys the records store holds as verified optimal results."""
-    return {r.instance for r in store.results("coins") if r.status == Status.OPTIMAL.value}
+def done_keys(store, puzzle) -> set[str]:
+    """Puzzle keys the records store holds as optimal results that its checker passes
+    again now (`core.records_check`: a forged row must not make a batch skip a puzzle)."""
+    return {r.instance for r in checked_best(store, {puzzle.name: puzzle}, puzzle.name, solutions=False).records if r.status == Status.OPTIMAL.value}
 
 
 def plan(font_name: str, starts: str | None = None, targets: str | None = None, skip: set[str] | None = None) -> list[dict[str, Any]]:
@@ -204,7 +206,7 @@ def run_batch(
         raise InvalidInstance(f"option --method: expected one of {', '.join(METHODS)}, got {shown(method)}", "method")
     started = time.perf_counter()
     records = Store() if store else None
-    groups = plan(font_name, starts, targets, done_keys(records) if records is not None and not redo else set())
+    groups = plan(font_name, starts, targets, done_keys(records, puzzle) if records is not None and not redo else set())
     report = BatchReport()
     report.skipped = sum(len(g["targets"]) for g in plan(font_name, starts, targets, set())) - sum(len(g["targets"]) for g in groups)
     chosen = resolve_method(method, font_name)

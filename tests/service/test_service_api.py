@@ -207,3 +207,43 @@ def test_a_bounded_search_run_to_the_end_says_why_it_has_no_answer(client):
     result = job["result"]
     assert job["state"] == "done" and result["solution"] is None and result["status"] == "unknown", job
     assert result["stats"]["no_answer"].startswith(f"the search is complete: no answer of at most {below} matches exists where")
+
+
+def test_a_restored_job_is_checked_again_before_it_is_served(store_path):
+    """The jobs table is a file too: after a restart a job's stored result is checked
+    again before it is served, and a row that does not read fails that job, not the
+    service's start."""
+    from puzzlelab.service.jobs import plain
+
+    store = Store(store_path)
+    JobRunner(store, workers=1).open_jobs()  # the tables
+    toy = REGISTRY["toy"]
+    instance = {"coins": [1, 5, 6, 9], "target": 11}
+    true = toy.solve(toy.parse(instance), "dp")
+    report = plain(toy.report(toy.parse(instance), true))
+    assert report["verified"] and report["value"] == 2
+    forged = dict(report, value=1, solution=[11])
+    rows = {"true": json.dumps(report), "forged": json.dumps(forged), "damaged": '{"value": 1, "solu'}
+    with store.connect() as db:
+        for job_id, text in rows.items():
+            db.execute(
+                "INSERT INTO jobs (id, puzzle, instance_key, instance, method, options, budget, seed, state, created, result)"
+                " VALUES (?, 'toy', '11:1,5,6,9', ?, 'dp', '{}', 10, 0, 'done', ?, ?)",
+                (job_id, json.dumps(instance), time.time(), text),
+            )
+        db.execute(
+            "INSERT INTO jobs (id, puzzle, instance_key, instance, method, options, budget, seed, state, created)"
+            " VALUES ('bad-instance', 'toy', 'k', '[1,', 'dp', '{}', 10, 0, 'done', 0)"
+        )
+    runner = JobRunner(store, workers=1)
+    runner.open_jobs()  # does not raise
+    assert runner.get("true").state == "done" and runner.get("true").result["value"] == 2 and runner.get("true").result["verified"]
+    for job_id in ("forged", "damaged", "bad-instance"):
+        job = runner.get(job_id)
+        assert job.state == "failed" and job.result is None, (job_id, job.to_dict())
+    assert "rejected" in runner.get("forged").error and "does not read" in runner.get("damaged").error
+    assert "does not read" in runner.get("bad-instance").error
+    listed = {j.id: j.to_dict() for j in runner.jobs(10)}
+    assert listed["forged"]["result"] is None and listed["true"]["result"]["value"] == 2
+    events, _ = runner.events_since("forged", 0)
+    assert all((e["job"]["result"] is None) for e in events)

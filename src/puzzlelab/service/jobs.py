@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlelab.core.parallel import Answer, Failure, Outcome, Task, WorkerPool, accept
-from puzzlelab.core.puzzle import WrongAnswer
+from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Result, _json_default, format_bytes
 from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles import get
@@ -64,6 +64,27 @@ CREATE TABLE IF NOT EXISTS jobs (
     error     TEXT
 );
 """
+
+
+def _restored_job(row: tuple) -> Job:
+    """A job from its row of the jobs table; a field that does not read (a hand edit, a
+    disk fault) gives a failed job that says so, not a service that cannot start."""
+    texts = {"instance": row[3], "options": row[5], "result": row[12]}
+    read: dict[str, Any] = {}
+    for name, text in texts.items():
+        try:
+            read[name] = json.loads(text) if text else None
+        except (ValueError, TypeError, RecursionError) as exc:
+            return Job(
+                id=str(row[0]), puzzle=str(row[1]), instance_key=str(row[2]), instance=None, method=str(row[4]), options={},
+                budget=row[6], seed=row[7], state="failed", created=row[9] or 0.0, started=row[10], finished=row[11],
+                error=f"its stored {name} does not read ({type(exc).__name__}: {exc})",
+            )
+    return Job(
+        id=row[0], puzzle=row[1], instance_key=row[2], instance=read["instance"], method=row[4], options=read["options"] or {},
+        budget=row[6], seed=row[7], state=row[8], created=row[9], started=row[10], finished=row[11], result=read["result"],
+        error=row[13] or "",
+    )
 
 
 def plain(obj: Any) -> Any:
@@ -168,13 +189,32 @@ class JobRunner:
                 " finished, result, error FROM jobs ORDER BY created DESC LIMIT 2000"
             ).fetchall()
         for row in rows:
-            job = Job(
-                id=row[0], puzzle=row[1], instance_key=row[2], instance=json.loads(row[3]), method=row[4],
-                options=json.loads(row[5]), budget=row[6], seed=row[7], state=row[8], created=row[9],
-                started=row[10], finished=row[11], result=json.loads(row[12]) if row[12] else None, error=row[13] or "",
-            )
+            job = _restored_job(row)
+            if job.result is not None:
+                self._recheck(job)
             job.events.append({"type": "state", "state": job.state, "job": job.to_dict()})
             self._jobs[job.id] = job
+
+    @staticmethod
+    def _recheck(job: Job) -> None:
+        """A restored job's result, checked again before it is served: the jobs table is
+        a file, and a row edited by hand or written by an older checker must not be
+        served as verified (as `core.records_check` does for the records). One that
+        fails, or does not read, fails its job and says why."""
+        try:
+            puzzle = get(job.puzzle)
+            instance = puzzle.parse(job.instance)
+            result = Result.from_dict(job.result)
+            result.verdict = None  # the stored verdict is not evidence
+            puzzle.check(instance, result)
+            job.result = plain(puzzle.report(instance, result))
+            return
+        except WrongAnswer as exc:
+            reason = f"the checker rejects it now ({exc})"
+        except (InvalidInstance, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+            reason = f"it does not read ({type(exc).__name__}: {' '.join(str(exc).split())[:160]})"
+        log.warning("job %s: its stored result is not served: %s", job.id, reason)
+        job.result, job.state, job.error = None, "failed", f"its stored result is not served: {reason}"
 
     def stop(self) -> None:
         self._stopping.set()

@@ -125,7 +125,7 @@ def _check(puzzles: Mapping[str, Puzzle], record: Record, text: tuple, rebuild: 
         value = json.loads(value_text)
         solution = None if solution_text is None else json.loads(solution_text)
         instance = owner.parse(json.loads(instance_text)) if instance_text is not None else (rebuild or _from_key)(owner, record.instance)
-    except (InvalidInstance, ValueError, TypeError, RecursionError) as exc:
+    except (InvalidInstance, ValueError, TypeError, RecursionError, ArithmeticError) as exc:
         return f"its stored text does not read ({_short(exc)})"
     if instance is None:
         return "its instance is not stored with it and its key does not say it (solve it again to list it)"
@@ -135,7 +135,7 @@ def _check(puzzles: Mapping[str, Puzzle], record: Record, text: tuple, rebuild: 
         return "it has no solution to check"
     try:
         verdict = owner.verify(instance, solution)
-    except (InvalidInstance, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+    except (InvalidInstance, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, ArithmeticError) as exc:
         return f"the checker cannot read its solution ({_short(exc)})"
     if not verdict.ok:
         return f"the checker rejects it: {verdict.message}"

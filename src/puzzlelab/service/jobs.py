@@ -211,7 +211,7 @@ class JobRunner:
             return
         except WrongAnswer as exc:
             reason = f"the checker rejects it now ({exc})"
-        except (InvalidInstance, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+        except (InvalidInstance, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, ArithmeticError) as exc:
             reason = f"it does not read ({type(exc).__name__}: {' '.join(str(exc).split())[:160]})"
         log.warning("job %s: its stored result is not served: %s", job.id, reason)
         job.result, job.state, job.error = None, "failed", f"its stored result is not served: {reason}"

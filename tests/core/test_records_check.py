@@ -160,3 +160,59 @@ def test_the_records_command_lists_only_checked_records_and_names_the_rest(match
     rows = json.loads(listing.stdout)
     assert [(row["id"], row["value"]) for row in rows] == [(true_id, 35)]
     assert f"record {forged} (matchsticks 5, value 31) not listed: the checker counts 35" in listing.stderr
+
+
+def _mutate(rng, value):
+    """One random change to a JSON value (the kinds a hand edit or a bad disk makes)."""
+    if isinstance(value, dict) and value:
+        key = rng.choice(sorted(value))
+        choice = rng.random()
+        if choice < 0.2:
+            return {k: v for k, v in value.items() if k != key}
+        return dict(value, **{key: _mutate(rng, value[key])})
+    if isinstance(value, list) and value:
+        i = rng.randrange(len(value))
+        choice = rng.random()
+        if choice < 0.25:
+            return value[:i] + value[i + 1 :]
+        if choice < 0.4:
+            return value + [value[i]]
+        return value[:i] + [_mutate(rng, value[i])] + value[i + 1 :]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return rng.choice([value + 1, value - 1, -value, 0, 10**30, str(value), None, 1.5])
+    if isinstance(value, str):
+        return rng.choice([value[:-1], value + "x", "", 7, None])
+    return rng.choice([None, 0, "", [], {}])
+
+
+def test_random_forgeries_never_reach_the_listing(tmp_path):
+    """Fuzz: a true optimal record of each puzzle and 60 random mutations of it (value,
+    solution, or the instance kept with it), each ranked before it (a better value or
+    a faster run); `checked_best` never raises and every
+    record it lists passes its checker with its value -- the true one or an equal one."""
+    import random
+
+    rng = random.Random(24)
+    store = Store(tmp_path / "records.sqlite")
+    truths = {}
+    for name, spec in (("matchsticks", "5"), ("tiling", "3x5"), ("hexagon", "3"), ("coins", "font5x7:O-C"), ("macmahon", "2x3/free")):
+        puzzle, instance, result = _solved(name, spec)
+        assert result.status == Status.OPTIMAL
+        key = puzzle.instance_key(instance)
+        true_id = store.add(name, key, result, puzzle.sense, instance_json=puzzle.format_instance(instance))
+        truths[name] = (key, result.value, instance)
+        for _ in range(60):
+            part = rng.choice(["value_json", "solution", "solution", "instance_json"])
+            original = {"value_json": result.value, "solution": result.solution, "instance_json": puzzle.format_instance(instance)}[part]
+            text = json.dumps(_mutate(rng, original)) if rng.random() < 0.9 else json.dumps(original)[: rng.randrange(1, 12)]
+            better = result.value + rng.choice([0, -1 if puzzle.sense == "min" else 1])  # ranked before the true record
+            _forge(store.path, true_id, seconds=0.0, **{part: text, "value_json": text if part == "value_json" else json.dumps(better)})
+    checked = checked_best(store, REGISTRY)
+    assert sorted(r.puzzle for r in checked.records) == sorted(truths)
+    for record in checked.records:
+        key, value, instance = truths[record.puzzle]
+        verdict = get(record.puzzle).verify(instance, record.solution)
+        assert record.instance == key and record.value == value and verdict.ok and verdict.value == value, record
+    assert len(checked.rejected) > 0 and all(not item.listed for item in checked.rejected)

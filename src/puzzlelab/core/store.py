@@ -246,9 +246,10 @@ class Store:
             return [self._record(row) for row in db.execute(query + " ORDER BY id", args)]
 
     def best(self, puzzle: str | None = None, *, solutions: bool = True) -> list[Record]:
-        """Best known result per (puzzle, instance): the best value in the instance's
-        sense; among equal values a proven (optimal) one, then the fastest, then the
-        oldest. `solutions=False`: as in `results`."""
+        """Best stored result per (puzzle, instance), as stored: the best value in the
+        instance's sense; among equal values a proven (optimal) one, then the fastest,
+        then the oldest. `solutions=False`: as in `results`. What is listed or served
+        goes through `core.records_check.checked_best`, which checks each again."""
         best: dict[tuple[str, str], Record] = {}
         for record in self.results(puzzle, solutions=solutions):
             key = (record.puzzle, record.instance)

@@ -9,7 +9,8 @@ of memory` while the service goes on). A job is written to the jobs table before
 is queued: one that cannot be written is refused (503), never left queued in memory. Whatever a worker returns is re-verified
 in this process before it is shown or stored (`core.parallel.accept`, as every batch
 driver does). Jobs are kept in the `jobs` table beside the records, so after a restart
-a job that was queued or running is reported as `interrupted`, never silently dropped.
+a job that was queued or running is reported as `interrupted`, never silently dropped,
+and a finished job's result is checked again before it is served (`job_rows`).
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ import queue
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlelab.core.parallel import Answer, Failure, Outcome, Task, WorkerPool, accept
-from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
+from puzzlelab.core.puzzle import WrongAnswer
 from puzzlelab.core.result import Result, _json_default, format_bytes
 from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles import get
+from puzzlelab.service.job_rows import FINAL_STATES, JOBS_SCHEMA, STATES, Job, plain, recheck, restored_job
 from puzzlelab.service.progress_log import SAVE_SECONDS, Series
 from puzzlelab.service.progress_log import SCHEMA as PROGRESS_SCHEMA
 from puzzlelab.service.worker import run_job
@@ -36,8 +37,6 @@ __all__ = ["Job", "JobRunner", "STATES", "FINAL_STATES"]
 
 log = logging.getLogger("puzzlelab.service")
 
-STATES = ("queued", "running", "done", "failed", "cancelled", "interrupted")
-FINAL_STATES = ("done", "failed", "cancelled", "interrupted")
 
 # Imported once by the forkserver, before any job (see JobRunner.start).
 SOLVER_LIBRARIES = ("numpy", "numba", "ortools.sat.python.cp_model", "highspy", "pysat.solvers")
@@ -45,99 +44,6 @@ SOLVER_LIBRARIES = ("numpy", "numba", "ortools.sat.python.cp_model", "highspy", 
 # the runner terminates it: a fresh worker imports solver modules and loads compiled
 # kernels (seconds) inside the budget before the solver itself starts.
 GRACE_SHARE = 1.0
-
-_JOBS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS jobs (
-    id        TEXT PRIMARY KEY,
-    puzzle    TEXT NOT NULL,
-    instance_key TEXT NOT NULL,
-    instance  TEXT NOT NULL,
-    method    TEXT NOT NULL,
-    options   TEXT NOT NULL,
-    budget    REAL NOT NULL,
-    seed      INTEGER NOT NULL,
-    state     TEXT NOT NULL,
-    created   REAL NOT NULL,
-    started   REAL,
-    finished  REAL,
-    result    TEXT,
-    error     TEXT
-);
-"""
-
-
-def _restored_job(row: tuple) -> Job:
-    """A job from its row of the jobs table; a field that does not read (a hand edit, a
-    disk fault) gives a failed job that says so, not a service that cannot start."""
-    texts = {"instance": row[3], "options": row[5], "result": row[12]}
-    read: dict[str, Any] = {}
-    for name, text in texts.items():
-        try:
-            read[name] = json.loads(text) if text else None
-        except (ValueError, TypeError, RecursionError) as exc:
-            return Job(
-                id=str(row[0]), puzzle=str(row[1]), instance_key=str(row[2]), instance=None, method=str(row[4]), options={},
-                budget=row[6], seed=row[7], state="failed", created=row[9] or 0.0, started=row[10], finished=row[11],
-                error=f"its stored {name} does not read ({type(exc).__name__}: {exc})",
-            )
-    return Job(
-        id=row[0], puzzle=row[1], instance_key=row[2], instance=read["instance"], method=row[4], options=read["options"] or {},
-        budget=row[6], seed=row[7], state=row[8], created=row[9], started=row[10], finished=row[11], result=read["result"],
-        error=row[13] or "",
-    )
-
-
-def plain(obj: Any) -> Any:
-    """`obj` as plain JSON values (numpy scalars and arrays become numbers and lists),
-    as the API's response models and the jobs table take them."""
-    return json.loads(json.dumps(obj, default=_json_default))
-
-
-@dataclass
-class Job:
-    id: str
-    puzzle: str
-    instance_key: str
-    instance: Any  # the instance's JSON form (Puzzle.format_instance)
-    method: str
-    options: dict[str, Any]
-    budget: float
-    seed: int
-    state: str = "queued"
-    created: float = field(default_factory=time.time)
-    started: float | None = None
-    finished: float | None = None
-    progress: dict[str, Any] | None = None
-    result: dict[str, Any] | None = None  # Puzzle.report(...) of the verified result
-    error: str = ""
-    worker_pid: int | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
-    svg: str | None = None
-
-    @property
-    def finished_state(self) -> bool:
-        return self.state in FINAL_STATES
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "puzzle": self.puzzle,
-            "instance": self.instance_key,
-            "method": self.method,
-            "options": self.options,
-            "budget": self.budget,
-            "seed": self.seed,
-            "state": self.state,
-            "created": self.created,
-            "started": self.started,
-            "finished": self.finished,
-            "progress": self.progress,
-            "result": self.result,
-            "error": self.error,
-            "worker_pid": self.worker_pid,
-            "svg": f"/api/jobs/{self.id}/svg" if self.result and self.result.get("verified") else None,
-        }
-
 
 class JobRunner:
     """Runs jobs in `workers` processes. `start()` before use, `stop()` at shutdown."""
@@ -178,7 +84,7 @@ class JobRunner:
         """Create the jobs table, mark the jobs a stopped service left unfinished as
         `interrupted`, and load the most recent jobs."""
         with self.store.connect() as db:
-            db.executescript(_JOBS_SCHEMA + PROGRESS_SCHEMA)
+            db.executescript(JOBS_SCHEMA + PROGRESS_SCHEMA)
             db.execute(
                 "UPDATE jobs SET state = 'interrupted', finished = ?, error = 'the service stopped while this job was ' || state"
                 " WHERE state IN ('queued', 'running')",
@@ -189,32 +95,11 @@ class JobRunner:
                 " finished, result, error FROM jobs ORDER BY created DESC LIMIT 2000"
             ).fetchall()
         for row in rows:
-            job = _restored_job(row)
+            job = restored_job(row)
             if job.result is not None:
-                self._recheck(job)
+                recheck(job)
             job.events.append({"type": "state", "state": job.state, "job": job.to_dict()})
             self._jobs[job.id] = job
-
-    @staticmethod
-    def _recheck(job: Job) -> None:
-        """A restored job's result, checked again before it is served: the jobs table is
-        a file, and a row edited by hand or written by an older checker must not be
-        served as verified (as `core.records_check` does for the records). One that
-        fails, or does not read, fails its job and says why."""
-        try:
-            puzzle = get(job.puzzle)
-            instance = puzzle.parse(job.instance)
-            result = Result.from_dict(job.result)
-            result.verdict = None  # the stored verdict is not evidence
-            puzzle.check(instance, result)
-            job.result = plain(puzzle.report(instance, result))
-            return
-        except WrongAnswer as exc:
-            reason = f"the checker rejects it now ({exc})"
-        except (InvalidInstance, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, ArithmeticError) as exc:
-            reason = f"it does not read ({type(exc).__name__}: {' '.join(str(exc).split())[:160]})"
-        log.warning("job %s: its stored result is not served: %s", job.id, reason)
-        job.result, job.state, job.error = None, "failed", f"its stored result is not served: {reason}"
 
     def stop(self) -> None:
         self._stopping.set()

@@ -8,8 +8,9 @@ row is recorded, so its last version is read from git (`--previous-rev`); the no
 checkpoint lacks (the last subtrees before the row) count as unfinished roots.
 
 Run: python benchmarks/estimate_matchsticks_greedy.py --n 63 --previous-rev 134b3d3
-     [--checkpoints proofs] [--workers 2] [--block 500]
-Prints the ratio per block of finished roots, the estimate of n's nodes, and the hours
+     [--rev REV] [--checkpoints proofs] [--workers 2] [--block 500]
+n's checkpoint is read from the working tree, or from git at `--rev` (so a figure quoted
+for a committed checkpoint can be had again once the campaign has moved on). Prints the ratio per block of finished roots, the estimate of n's nodes, and the hours
 left at the rate n's finished subtrees ran at (their own seconds) on --workers workers.
 """
 
@@ -42,10 +43,19 @@ def _roots(checkpoint: dict, n: int) -> tuple[dict[tuple, int], set[tuple]]:
     return nodes, open_roots
 
 
+def _checkpoint_at(rev: str, path: str, option: str) -> dict:
+    """A checkpoint as committed at git revision `rev`; a bad revision is a one-line exit."""
+    shown = subprocess.run(["git", "show", f"{rev}:{path}"], capture_output=True, text=True)
+    if shown.returncode != 0:
+        sys.exit(f"{option}: {shown.stderr.strip()}")
+    return json.loads(shown.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, required=True)
     parser.add_argument("--previous-rev", required=True, help="git revision holding n - 1's last checkpoint")
+    parser.add_argument("--rev", help="git revision holding n's checkpoint (default: the working tree)")
     parser.add_argument("--checkpoints", default="proofs")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--block", type=int, default=500)
@@ -54,15 +64,13 @@ def main() -> None:
     rows = shipped_columns()["columns"]["greedy"]
     if previous_n not in rows:
         sys.exit(f"--n: greedy n = {previous_n} is not in the shipped rows; estimate from a finished n - 1")
-    shown = subprocess.run(
-        ["git", "show", f"{args.previous_rev}:{args.checkpoints}/matchsticks-greedy-n{previous_n}.json"],
-        capture_output=True,
-        text=True,
-    )
-    if shown.returncode != 0:
-        sys.exit(f"--previous-rev: {shown.stderr.strip()}")
-    previous, previous_open = _roots(json.loads(shown.stdout), previous_n)
-    current_file = json.loads(Path(args.checkpoints, f"matchsticks-greedy-n{args.n}.json").read_text())
+    previous_file = _checkpoint_at(args.previous_rev, f"{args.checkpoints}/matchsticks-greedy-n{previous_n}.json", "--previous-rev")
+    previous, previous_open = _roots(previous_file, previous_n)
+    current_path = f"{args.checkpoints}/matchsticks-greedy-n{args.n}.json"
+    if args.rev:
+        current_file = _checkpoint_at(args.rev, current_path, "--rev")
+    else:
+        current_file = json.loads(Path(current_path).read_text())
     current, current_open = _roots(current_file, args.n)
     previous_total = rows[previous_n]["nodes"]
     finished = [r for r in current if r in previous and r not in current_open and r not in previous_open]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -120,6 +121,16 @@ def check_port_free(host: str, port: int) -> None:
             raise InvalidInstance(f"--port: cannot listen on {host}:{port} ({exc.strerror}); pick another port", "port") from None
 
 
+def ignore_broken_pipes() -> None:
+    """A server goes on when a pipe or socket it writes to is closed: a worker that died
+    while idle, a client that went away mid-answer. `main` sets SIGPIPE to its default
+    so that `puzzlelab ... | head` ends quietly; for `serve` that default would kill the
+    whole service on the first such write, so here the write raises instead, and the
+    worker pool and the HTTP server handle it."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
@@ -139,6 +150,7 @@ def serve(
     from puzzlelab.service.app import create_app
 
     with user_errors():
+        ignore_broken_pipes()
         check_port_free(host, port)
         application = create_app(workers=workers or default_workers(), job_memory_bytes=None if job_memory_mb is None else job_memory_mb * 1_000_000)
         shown = f"[{host}]" if ":" in host else host

@@ -180,7 +180,11 @@ class JobRunner:
         thread would leave every later job queued for ever)."""
         tickets: dict[int, str] = {}
         by_job: dict[str, int] = {}
-        self._pool.warm()  # in this thread: the HTTP server is up meanwhile; jobs queue
+        try:
+            self._pool.warm()  # in this thread: the HTTP server is up meanwhile; jobs queue
+        except (OSError, EOFError) as exc:  # e.g. the forkserver killed while it started them
+            log.warning("job runner: the worker processes could not all be started now (%s: %s); "
+                        "they start when jobs need them", type(exc).__name__, exc)
         while not self._stopping.is_set():
             try:
                 self._take_commands(tickets, by_job)
@@ -249,6 +253,9 @@ class JobRunner:
             state, error = "cancelled", "cancelled at the user's request"
         else:
             state, error = "failed", self._failure(job, outcome)
+            if outcome.error.startswith("worker died"):
+                log.warning("job %s: its worker process %s died (%s); the job failed, a fresh worker takes the next one",
+                            job.id, job.worker_pid, outcome.error.removeprefix("worker died ").strip("()"))
         with self._lock:
             self._set_state(job, state, error=error)
 

@@ -6,7 +6,9 @@ Why our own small pool rather than `concurrent.futures`: numba kernels and SAT c
 not see Python signals, so a task that must stop is *terminated*, and a terminated or
 crashed worker must cost one task, not the whole pool (ProcessPoolExecutor breaks for
 good when a worker dies). When a worker dies, its task is reported failed (or retried)
-and a fresh worker takes its place.
+and a fresh worker takes its place. A worker that dies while idle (kill -9, the OOM
+killer) is noticed before it is handed a task, logged and replaced: writing a task to
+its closed pipe would raise (or, where SIGPIPE is left at its default, kill the parent).
 
 A task may report *interim* answers while it runs (`interim(value)`, given to it when
 `Task.context` is true, together with its own `Budget`): when the deadline passes the
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import logging
 import multiprocessing as mp
 import os
 import signal
@@ -40,7 +43,9 @@ from puzzlelab.core.parallel.memory import group_memory, limit_process_memory
 from puzzlelab.core.parallel.tasks import Event, Outcome, Task, default_workers
 from puzzlelab.core.result import Budget
 
-__all__ = ["WorkerPool", "start_method"]
+__all__ = ["WorkerPool", "start_method", "exit_reason"]
+
+log = logging.getLogger("puzzlelab.parallel")
 
 
 def start_method() -> str:
@@ -54,6 +59,16 @@ def start_method() -> str:
     if method not in allowed:
         raise InvalidInstance(f"PUZZLELAB_MP_START: expected one of {', '.join(allowed)}, got {shown(method)}", "PUZZLELAB_MP_START")
     return method
+
+
+def exit_reason(code: int | None) -> str:
+    """How a process ended, in words ('killed by SIGKILL', 'exit code 1')."""
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -115,6 +130,7 @@ class _Worker:
         finally:
             gc.unfreeze()
         child_conn.close()
+        self.born = time.monotonic()
         self.job: _Job | None = None
         self.started = 0.0
         self.stop_at = float("inf")  # hard kill time
@@ -140,7 +156,8 @@ class _Worker:
 
     def close(self) -> None:
         try:
-            self.conn.send(None)
+            if self.process.is_alive():  # a dead worker's pipe is closed: never write to it
+                self.conn.send(None)
         except (OSError, BrokenPipeError):
             pass
         self.process.join(timeout=1)
@@ -232,6 +249,7 @@ class WorkerPool:
     # -- the work
     def events(self, timeout: float = 0.2) -> list[Event]:
         """Advance the pool; wait at most `timeout` s for something to report."""
+        self._replace_dead_idle()
         self._dispatch()
         self._enforce_deadlines()
         busy = [w for w in self._workers if w.job is not None]
@@ -275,7 +293,7 @@ class WorkerPool:
                 reason = "cancelled" if job.budget.cancelled else "deadline"
                 self._ready.append(Event("done", job.ticket, outcome=self._outcome(job, False, error=reason)))
                 continue
-            worker = next((w for w in self._workers if w.job is None), None)
+            worker = next((w for w in self._workers if w.job is None and w.process.is_alive()), None)
             if worker is None:
                 if len(self._workers) >= self.size:
                     return
@@ -293,8 +311,33 @@ class WorkerPool:
             try:
                 worker.conn.send((job.task, seconds))
             except (OSError, BrokenPipeError):
-                pass  # reaped as a dead worker in _collect
+                # It died since the check above: the task goes back unstarted, and the
+                # next call starts a fresh worker for it.
+                job.attempts -= 1
+                worker.job = None
+                self._queue.appendleft(job)
+                self._drop_dead(worker, "before it could be handed a task")
+                return
             self._ready.append(Event("started", job.ticket))
+
+    def _replace_dead_idle(self) -> None:
+        """Reap the idle workers that died (kill -9, the OOM killer) and start one in
+        the place of each; one that died within a second of its start is replaced only
+        when a task needs it (a worker that cannot start must not be restarted in a loop)."""
+        for worker in [w for w in self._workers if w.job is None and not w.process.is_alive()]:
+            lived = time.monotonic() - worker.born
+            self._drop_dead(worker, "while idle")
+            if lived >= 1.0 and len(self._workers) < self.size:
+                try:
+                    self._workers.append(_Worker(self.ctx, self.memory_bytes))
+                except (OSError, EOFError) as exc:  # e.g. its forkserver died too: started when a task needs it
+                    log.warning("a fresh worker could not be started now (%s: %s); one starts when a task needs it", type(exc).__name__, exc)
+
+    def _drop_dead(self, worker: _Worker, when: str) -> None:
+        """Forget a worker that died without a task of its own, and say so."""
+        worker.kill()  # reaps it: its exit code is known from here on
+        self._workers.remove(worker)
+        log.warning("worker process %s died %s (%s); a fresh worker takes its place", worker.process.pid, when, exit_reason(worker.process.exitcode))
 
     def _enforce_deadlines(self) -> None:
         now = time.monotonic()
@@ -369,7 +412,7 @@ class WorkerPool:
                     job,
                     job.has_interim,
                     job.interim,
-                    f"worker died (exit code {code})",
+                    f"worker died ({exit_reason(code)})",
                     time.monotonic() - worker.started,
                     interim=job.has_interim,
                 )

@@ -147,17 +147,25 @@ def serve(
     import uvicorn
 
     from puzzlelab.core.parallel import default_workers
+    from puzzlelab.core.store import default_path
     from puzzlelab.service.app import create_app
+    from puzzlelab.service.store_lock import hold_store
 
     with user_errors():
         ignore_broken_pipes()
+        store_path = default_path()
+        lock = hold_store(store_path)  # one server per store, held until this process ends
         check_port_free(host, port)
-        application = create_app(workers=workers or default_workers(), job_memory_bytes=None if job_memory_mb is None else job_memory_mb * 1_000_000)
+        application = create_app(
+            workers=workers or default_workers(), store_path=str(store_path),
+            job_memory_bytes=None if job_memory_mb is None else job_memory_mb * 1_000_000,
+        )
         shown = f"[{host}]" if ":" in host else host
         out.print(f"puzzlelab workbench: http://{shown}:{port}/   (API docs: http://{shown}:{port}/docs; Ctrl-C stops it)", markup=False)
         # Keep idle connections 60 s (uvicorn's 5 s default races with clients that
         # poll a job every few seconds on a loaded machine: "connection reset by peer").
         uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=60)
+        lock.close()
 
 
 def bench(

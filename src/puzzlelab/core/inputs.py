@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "check_int",
     "check_number",
     "check_output_path",
+    "check_text",
     "shown",
 ]
 
@@ -145,6 +147,45 @@ def decode_input(text: str, where: str, limit: int = MAX_INPUT_BYTES) -> Any:
                 return text
         return parse_json(stripped, where, limit=limit)
     return text
+
+
+# What no text field may hold: lone surrogates (no UTF-8 can carry them: a JSON answer
+# or an SQLite row holding one cannot be written), and the characters XML forbids (C0
+# controls other than tab, line feed and carriage return; U+FFFE, U+FFFF), which would
+# make a picture or a page that shows the text unreadable.
+_UNSAFE_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _unsafe_char(char: str) -> str:
+    code = ord(char)
+    if code == 0:
+        return "a NUL character"
+    if 0xD800 <= code <= 0xDFFF:
+        return f"a lone surrogate (U+{code:04X})"
+    return f"the {'control ' if code < 0x20 else 'non-'}character U+{code:04X}"
+
+
+def check_text(value: Any, field: str) -> None:
+    """Refuse text that cannot be stored and shown again safely, anywhere in a JSON
+    value (strings and object keys, at any depth): InvalidInstance naming the place
+    ('instance.id', 'options.group', 'instance.colours[2]')."""
+    stack: list[tuple[str, Any]] = [(field, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            found = _UNSAFE_TEXT.search(item)
+            if found:
+                raise InvalidInstance(
+                    f"{where}: holds {_unsafe_char(found.group())} at character {found.start()}; "
+                    "expected text without control characters or lone surrogates",
+                    where,
+                )
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                check_text(key, f"{where} (a key)")
+                stack.append((f"{where}.{key if len(str(key)) <= 40 else str(key)[:37] + '...'}", inner))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((f"{where}[{i}]", inner) for i, inner in enumerate(item))
 
 
 def is_whole(value: Any) -> bool:

@@ -172,6 +172,8 @@ class Method:
                 )
             if name not in known:
                 valid = ", ".join(o.flag for o in self.options) or "none"
+                if not name:  # '' or '--': no name to quote, and no field to name but the options
+                    raise InvalidInstance(f"options: an option without a name (method {self.name!r} has: {valid})", field="options")
                 raise InvalidInstance(
                     f"option --{' '.join(name.replace('_', '-').split())[:60]}: method {self.name!r} has no such option (its options: {valid})",
                     field=name,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.inputs import check_text
 from puzzlelab.core.puzzle import Puzzle
 from puzzlelab.core.result import Status
 from puzzlelab.core.store import Record, Store, best_first, natural_key
@@ -124,7 +125,15 @@ def _check(puzzles: Mapping[str, Puzzle], record: Record, text: tuple, rebuild: 
     try:
         value = json.loads(value_text)
         solution = None if solution_text is None else json.loads(solution_text)
-        instance = owner.parse(json.loads(instance_text)) if instance_text is not None else (rebuild or _from_key)(owner, record.instance)
+        stored = None if instance_text is None else json.loads(instance_text)
+    except (ValueError, TypeError, RecursionError, ArithmeticError) as exc:
+        return f"its stored text does not read ({_short(exc)})"
+    try:  # written before the service refused such text: a NUL or a lone surrogate cannot be served
+        check_text({"instance": stored, "solution": solution}, "record")
+    except InvalidInstance as exc:
+        return f"its stored text cannot be served ({_short(exc)})"
+    try:
+        instance = owner.parse(stored) if instance_text is not None else (rebuild or _from_key)(owner, record.instance)
     except (InvalidInstance, ValueError, TypeError, RecursionError, ArithmeticError) as exc:
         return f"its stored text does not read ({_short(exc)})"
     if instance is None:

@@ -6,6 +6,9 @@ expected, never a 500 and never a job that fails later for a reason known today.
   never a client's. Two walls: the method's own marking (`Option.local_only`, refused
   by `Method.parse_options(..., remote=True)`), and, independent of it, any option
   whose name says it is a path or a machine (`is_server_option`).
+- Text, in the instance and the options: what could not be stored and shown again
+  safely (lone surrogates, NUL and the other control characters XML forbids) is
+  refused with the place it was found ('instance.id'), before anything is parsed.
 - The instance: parsed here (`Puzzle.load`, never reading a server file). Whatever a
   puzzle's parser raises becomes a 4xx: its InvalidInstance with its own status (413
   for an instance over the size limits), anything else 422 with a one-line message,
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from puzzlelab.core.inputs import check_text
 from puzzlelab.core.parallel.memory import limit_process_memory
 from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle
 from puzzlelab.core.result import format_bytes
@@ -112,6 +116,7 @@ def load_instance(puzzle: Puzzle, spec: Any) -> tuple[Any, str, Any]:
     size = len(spec) if isinstance(spec, str) else len(json.dumps(spec))
     if size > puzzle.max_input_bytes:
         raise InvalidInstance(f"instance: larger than {puzzle.max_input_bytes} bytes", "instance", 413)
+    check_text(spec, "instance")
     try:
         instance = puzzle.load(spec, local=False)
         return instance, puzzle.instance_key(instance), puzzle.format_instance(instance)
@@ -184,6 +189,7 @@ def admit(request: JobRequest, *, start_method: str = "fork", memory_bytes: int 
     under `memory_bytes` (the runner's)."""
     puzzle = get(request.puzzle)
     method = puzzle.method(request.method)
+    check_text(request.options, "options")
     refuse_server_options(request.options)
     options = method.parse_options(request.options, remote=True)
     instance, key, instance_json = load_instance(puzzle, request.instance)

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from puzzlelab.core.inputs import check_text
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Result, _json_default
 from puzzlelab.puzzles import get
@@ -98,20 +99,42 @@ class Job:
         }
 
 
+def _safe(text: Any) -> str:
+    """A column's text as it may be served: itself, or, where it holds what no answer
+    may carry (a NUL, a lone surrogate: `core.inputs.check_text`), its escaped form."""
+    text = str(text)
+    try:
+        check_text(text, "text")
+    except InvalidInstance:
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+    return text
+
+
+def _failed(row: tuple, error: str) -> Job:
+    """The failed job a row that cannot be served gives (its texts made safe to show)."""
+    return Job(
+        id=_safe(row[0]), puzzle=_safe(row[1]), instance_key=_safe(row[2]), instance=None, method=_safe(row[4]), options={},
+        budget=row[6], seed=row[7], state="failed", created=row[9] or 0.0, started=row[10], finished=row[11], error=error,
+    )
+
+
 def restored_job(row: tuple) -> Job:
     """A job from its row of the jobs table; a field that does not read (a hand edit, a
-    disk fault) gives a failed job that says so, not a service that cannot start."""
+    disk fault), or holds text that cannot be served again safely (written before the
+    door refused it), gives a failed job that says so, not a service that cannot start
+    nor a listing that cannot be answered."""
+    try:
+        check_text({"id": row[0], "puzzle": row[1], "instance_key": row[2], "method": row[4], "state": row[8], "error": row[13]}, "row")
+    except InvalidInstance as exc:
+        return _failed(row, f"its stored row cannot be served ({exc})")
     texts = {"instance": row[3], "options": row[5], "result": row[12]}
     read: dict[str, Any] = {}
     for name, text in texts.items():
         try:
             read[name] = json.loads(text) if text else None
+            check_text(read[name], name)
         except (ValueError, TypeError, RecursionError) as exc:
-            return Job(
-                id=str(row[0]), puzzle=str(row[1]), instance_key=str(row[2]), instance=None, method=str(row[4]), options={},
-                budget=row[6], seed=row[7], state="failed", created=row[9] or 0.0, started=row[10], finished=row[11],
-                error=f"its stored {name} does not read ({type(exc).__name__}: {exc})",
-            )
+            return _failed(row, f"its stored {name} does not read ({type(exc).__name__}: {exc})")
     return Job(
         id=row[0], puzzle=row[1], instance_key=row[2], instance=read["instance"], method=row[4], options=read["options"] or {},
         budget=row[6], seed=row[7], state=row[8], created=row[9], started=row[10], finished=row[11], result=read["result"],

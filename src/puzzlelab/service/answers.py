@@ -32,7 +32,7 @@ from puzzlelab.core.store import Record, Store, StoreError
 
 __all__ = [
     "SourcedAnswer", "Known", "register_answer_source", "clear_answer_sources", "answer_sources", "known", "answer_of",
-    "instance_of", "checked_result",
+    "instance_of", "answer_instance", "checked_result",
 ]
 
 log = logging.getLogger("puzzlelab.service")
@@ -202,6 +202,23 @@ def instance_of(store: Store, puzzle: Puzzle, key: str) -> Any | None:
         return puzzle.parse(json.loads(row[0]))
     except (InvalidInstance, ValueError):
         return None
+
+
+def answer_instance(store: Store, puzzle: Puzzle, answer: Known) -> Any | None:
+    """The instance an answer belongs to: a store record's own instance, as stored with
+    it (several instances share one key -- the same grid under two contest ids -- and a
+    record checked against another's instance would be shown as not verified), else
+    the instance its key names (`instance_of`)."""
+    if answer.source == "store" and answer.record_id is not None:
+        text = store.check_texts([answer.record_id]).get(answer.record_id)
+        if text is not None and text[2] is not None:
+            try:
+                instance = puzzle.parse(json.loads(text[2]))
+            except (InvalidInstance, ValueError, TypeError, RecursionError):
+                instance = None  # checked_best read it a moment ago; a row changed since
+            if instance is not None and puzzle.instance_key(instance) == answer.instance:
+                return instance
+    return instance_of(store, puzzle, answer.instance)
 
 
 def checked_result(puzzle: Puzzle, instance: Any, answer: Known) -> Result:

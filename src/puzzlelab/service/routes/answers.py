@@ -22,7 +22,7 @@ from puzzlelab.core.puzzle import InvalidInstance, Puzzle
 from puzzlelab.core.result import Result
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import get
-from puzzlelab.service.answers import answer_of, checked_result, instance_of
+from puzzlelab.service.answers import answer_instance, answer_of, checked_result
 from puzzlelab.service.dashboard_models import AnswerView
 from puzzlelab.service.dependencies import Records, Runner, job_or_404
 from puzzlelab.service.errors import documented
@@ -51,7 +51,7 @@ def _record(store: Store, puzzle_name: str, instance: str) -> tuple[Puzzle, Any,
         answer = None if key is None else answer_of(store, puzzle, key)
     if answer is None:
         raise InvalidInstance(f"instance: no verified {puzzle.name} answer is known for {instance[:60]!r}", "instance", 404)
-    loaded = instance_of(store, puzzle, answer.instance)
+    loaded = answer_instance(store, puzzle, answer)
     if loaded is None:
         raise InvalidInstance(f"instance: the {puzzle.name} instance {answer.instance[:60]!r} cannot be rebuilt from its key", "instance", 404)
     return puzzle, loaded, checked_result(puzzle, loaded, answer), answer.source

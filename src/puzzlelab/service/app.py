@@ -33,6 +33,8 @@ Each job runs in a worker process under its budget and a memory limit
 more ends `failed: out of memory`, and the service goes on. What one request may ask
 for is capped by the operator (`service.capacity`): the processes and memory its
 options multiply, its budget, and the queue's length (503 with Retry-After past it).
+Every response says `X-Content-Type-Options: nosniff` and, but for the OpenAPI pages,
+a strict Content-Security-Policy (`service.headers`).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from fastapi.staticfiles import StaticFiles
 from puzzlelab import __version__
 from puzzlelab.core.parallel import machine_memory
 from puzzlelab.core.store import Store
-from puzzlelab.service import errors
+from puzzlelab.service import errors, headers
 from puzzlelab.service.capacity import DEFAULT_FINISHED_KEPT, DEFAULT_MAX_BUDGET, DEFAULT_MAX_QUEUED, Capacity
 from puzzlelab.service.jobs import JobRunner
 from puzzlelab.service.routes import answers, dashboards, health, jobs, page, preview, puzzles, records
@@ -110,6 +112,7 @@ def create_app(
     app.state.store = store
     register_shipped_sources()
     errors.install(app)
+    headers.install(app)
     for module in (puzzles, preview, jobs, answers, dashboards, records, health, page):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=page.STATIC), name="static")

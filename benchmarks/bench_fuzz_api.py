@@ -65,13 +65,16 @@ def main() -> None:
     from hypothesis import HealthCheck, Phase, given, settings
 
     from puzzlelab.service.app import create_app
+    from puzzlelab.service.models import MAX_BUDGET_SECONDS
 
     counts: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
     slowest = [0.0, ""]
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(workers=1, store_path=str(Path(folder) / "records.sqlite"), start_method="fork")
-        app.state.runner = DoorOnlyRunner(app.state.store, 1, start_method="fork", memory_bytes=app.state.runner.memory_bytes)
+        app = create_app(workers=1, store_path=str(Path(folder) / "records.sqlite"), start_method="fork",
+                     max_budget=MAX_BUDGET_SECONDS)  # the bodies draw budgets up to the API's own limit
+        app.state.runner = DoorOnlyRunner(app.state.store, 1, start_method="fork", memory_bytes=app.state.runner.memory_bytes,
+                                      capacity=app.state.runner.capacity)
         with TestClient(app, raise_server_exceptions=False) as client:
             known = [client.post("/api/jobs", json={"puzzle": "toy", "instance": "small"}).json()["id"] for _ in range(3)]
             judge = Judge(client.get("/openapi.json").json())

@@ -47,11 +47,17 @@ def browser():
 
 @pytest.fixture
 def page(browser, server):
+    """The page, served under its strict Content-Security-Policy: every test fails on
+    a script error or on anything the policy blocked (an inline script, style or
+    handler, a resource from elsewhere), which Chromium reports on the console."""
     context = browser.new_context()
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server + "/")
+    page.on("console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None)
+    response = page.goto(server + "/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"
     yield page
     context.close()
     assert not errors, errors

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 
 from puzzlelab.service.app import create_app
+from puzzlelab.service.models import MAX_BUDGET_SECONDS
 
 FUZZ_SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck), print_blob=True)
 
@@ -20,8 +21,10 @@ FUZZ_SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(He
 def fuzzed(tmp_path_factory):
     """The real app (routes, handlers, door) with a runner that runs no job; a few
     jobs exist beforehand, so requests about known jobs are generated too."""
-    app = create_app(workers=1, store_path=str(tmp_path_factory.mktemp("fuzz") / "records.sqlite"), start_method="fork")
-    app.state.runner = DoorOnlyRunner(app.state.store, 1, start_method="fork", memory_bytes=app.state.runner.memory_bytes)
+    app = create_app(workers=1, store_path=str(tmp_path_factory.mktemp("fuzz") / "records.sqlite"), start_method="fork",
+                     max_budget=MAX_BUDGET_SECONDS)  # the bodies draw budgets up to the API's own limit
+    app.state.runner = DoorOnlyRunner(app.state.store, 1, start_method="fork", memory_bytes=app.state.runner.memory_bytes,
+                                      capacity=app.state.runner.capacity)
     with TestClient(app, raise_server_exceptions=False) as client:
         known = [client.post("/api/jobs", json={"puzzle": "toy", "instance": "small"}).json()["id"] for _ in range(3)]
         yield client, Judge(client.get("/openapi.json").json()), known

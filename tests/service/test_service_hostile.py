@@ -455,9 +455,10 @@ def test_budget_carries_the_memory_bound():
 @pytest.mark.slow
 def test_real_solvers_under_the_limit_in_forkserver_workers(tmp_path):
     """As `puzzlelab serve` runs them (forkserver workers, 1.5 GB each): CP-SAT with 8
-    threads solves; the issue's two memory hogs (a 1000x1000 tiling by CP-SAT, a beam
-    of width 10^7) end `out of memory`; the service answers the next job."""
-    app = create_app(workers=1, store_path=str(tmp_path / "records.sqlite"), job_memory_bytes=int(1.5e9))
+    threads solves (the job may start 8); two memory hogs (a 1000x1000
+    tiling by CP-SAT, a beam of width 10^7, which the door lets through: at least 100
+    bytes a state fit 1.5 GB) end `out of memory`; the service answers the next job."""
+    app = create_app(workers=1, store_path=str(tmp_path / "records.sqlite"), job_memory_bytes=int(1.5e9), job_processes=8)
     with TestClient(app) as real:
         solved = _run(real, {"puzzle": "tiling", "instance": "contest_1", "method": "cpsat", "options": {"threads": 8}, "budget": 5})
         assert solved["state"] == "done" and solved["result"]["verified"], solved["error"]

@@ -19,6 +19,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.records_check import checked_best
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import REGISTRY
+from puzzlelab.service.capacity import DEFAULT_FINISHED_KEPT, DEFAULT_MAX_BUDGET, DEFAULT_MAX_QUEUED, MAX_CONNECTIONS, REQUEST_SECONDS
 
 __all__ = ["records", "tour", "serve", "bench"]
 
@@ -132,23 +133,31 @@ def ignore_broken_pipes() -> None:
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise).")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback unless told otherwise; the service has no authentication).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.", min=1, max=65535)] = 8000,
     workers: Annotated[Optional[int], typer.Option(help="Jobs run at once (default: CPU count).", min=1)] = None,
     job_memory_mb: Annotated[
         Optional[int],
-        typer.Option(help="Memory each job may hold, in MB; a job over it fails 'out of memory' (default: 3/4 of this machine's memory, shared between the workers).", min=64),
+        typer.Option(help="Memory each job may hold, in MB; a job over it fails 'out of memory', and options asking for more are refused (default: 3/4 of this machine's memory, shared between the workers).", min=64),
     ] = None,
+    job_workers: Annotated[
+        Optional[int], typer.Option(help="Processes or threads one job may start (its workers, threads options); more is refused (default: --workers).", min=1, max=4096)
+    ] = None,
+    max_budget: Annotated[float, typer.Option(help="Seconds one job may run; a longer budget is refused.", min=1, max=86400)] = DEFAULT_MAX_BUDGET,
+    max_queued: Annotated[int, typer.Option(help="Jobs that may wait for a worker; past it a new job gets 503 with Retry-After.", min=1, max=100_000)] = DEFAULT_MAX_QUEUED,
+    finished_kept: Annotated[int, typer.Option(help="Finished jobs kept in memory; older ones are read back from the store.", min=1, max=100_000)] = DEFAULT_FINISHED_KEPT,
+    request_timeout: Annotated[float, typer.Option(help="Seconds a client has to send a whole request; a slower connection is closed.", min=1, max=600)] = REQUEST_SECONDS,
+    max_connections: Annotated[int, typer.Option(help="Connections open at once; past it a request gets 503.", min=8, max=100_000)] = MAX_CONNECTIONS,
 ) -> None:
     """Start the web workbench: the REST API, its OpenAPI page at /docs, and the page at /.
+    No authentication: keep it on loopback, or behind a proxy that authenticates.
 
-    Example: puzzlelab serve --port 8000 --workers 2 --job-memory-mb 4000
+    Example: puzzlelab serve --port 8000 --workers 2 --job-memory-mb 4000 --max-queued 64
     """
-    import uvicorn
-
     from puzzlelab.core.parallel import default_workers
     from puzzlelab.core.store import default_path
     from puzzlelab.service.app import create_app
+    from puzzlelab.service.http_server import serve as serve_http
     from puzzlelab.service.store_lock import hold_store
 
     with user_errors():
@@ -157,14 +166,17 @@ def serve(
         lock = hold_store(store_path)  # one server per store, held until this process ends
         check_port_free(host, port)
         application = create_app(
-            workers=workers or default_workers(), store_path=str(store_path),
+            workers=workers or default_workers(),
+            store_path=str(store_path),
             job_memory_bytes=None if job_memory_mb is None else job_memory_mb * 1_000_000,
+            job_processes=job_workers,
+            max_budget=max_budget,
+            max_queued=max_queued,
+            finished_kept=finished_kept,
         )
         shown = f"[{host}]" if ":" in host else host
         out.print(f"puzzlelab workbench: http://{shown}:{port}/   (API docs: http://{shown}:{port}/docs; Ctrl-C stops it)", markup=False)
-        # Keep idle connections 60 s (uvicorn's 5 s default races with clients that
-        # poll a job every few seconds on a loaded machine: "connection reset by peer").
-        uvicorn.run(application, host=host, port=port, log_level="warning", timeout_keep_alive=60)
+        serve_http(application, host, port, request_seconds=request_timeout, max_connections=max_connections)
         lock.close()
 
 

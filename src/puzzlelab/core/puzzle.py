@@ -34,6 +34,7 @@ __all__ = [
     "InvalidInstance",
     "WrongAnswer",
     "Option",
+    "RESOURCES",
     "Method",
     "Puzzle",
     "parse_range",
@@ -41,6 +42,11 @@ __all__ = [
 
 
 _KINDS = ("int", "float", "str", "bool", "ints")
+# What an option's value multiplies, for those a shared server must cap (`resource`):
+# "processes": worker processes or threads a run starts (0, where allowed, means as
+# many as the machine allows); "memory": value x `unit_bytes` is at least what the run
+# holds (an amount of MB, a beam's width, a count of planned subtrees).
+RESOURCES = ("", "processes", "memory")
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,11 @@ class Option:
     `local_only` marks an option that names something on the machine that runs the
     search (a checkpoint file, a cluster address, a backend): the command line takes it
     from its user, the REST service never from a client (issue 22: a client must not
-    choose where the server writes)."""
+    choose where the server writes).
+
+    `resource` marks an option whose value multiplies what a run takes (RESOURCES,
+    with `unit_bytes` for memory): the REST service caps each such option at the
+    capacity its operator set, declared here once rather than listed in the service."""
 
     name: str
     kind: str
@@ -61,10 +71,14 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     local_only: bool = False
+    resource: str = ""
+    unit_bytes: float = 0.0
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise ValueError(f"Option {self.name}: kind must be one of {_KINDS}")
+        if self.resource not in RESOURCES or (self.resource == "memory") != (self.unit_bytes > 0):
+            raise ValueError(f"Option {self.name}: resource must be one of {RESOURCES}, with unit_bytes > 0 exactly for memory")
 
     @property
     def flag(self) -> str:
@@ -131,6 +145,7 @@ class Option:
             "minimum": self.minimum,
             "maximum": self.maximum,
             "local_only": self.local_only,
+            "resource": self.resource,
         }
 
 

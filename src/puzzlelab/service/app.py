@@ -18,7 +18,7 @@ a page that runs them under a deadline and shows the tiling).
     GET    /api/records/dashboards       the puzzles with a records dashboard
     GET    /api/records/{puzzle}/dashboard  the published table beside the verified answers known here
     GET    /api/records/{puzzle}/answer?instance=KEY  the best verified answer (and /svg, /export/{format})
-    GET    /api/health                   liveness, queue length, each job's memory limit
+    GET    /api/health                   liveness, queue length and bound, the caps of one job
     GET    /                             the page; OpenAPI at /docs
 
 A job is checked at the door: what cannot run is refused now, not failed later.
@@ -30,7 +30,11 @@ are the operator's: a request that sets one gets 422.
 
 Each job runs in a worker process under its budget and a memory limit
 (`job_memory_bytes`, by default a share of the machine's memory): a job that asks for
-more ends `failed: out of memory`, and the service goes on.
+more ends `failed: out of memory`, and the service goes on. What one request may ask
+for is capped by the operator (`service.capacity`): the processes and memory its
+options multiply, its budget, and the queue's length (503 with Retry-After past it).
+Every response says `X-Content-Type-Options: nosniff` and, but for the OpenAPI pages,
+a strict Content-Security-Policy (`service.headers`).
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ from fastapi.staticfiles import StaticFiles
 from puzzlelab import __version__
 from puzzlelab.core.parallel import machine_memory
 from puzzlelab.core.store import Store
-from puzzlelab.service import errors
+from puzzlelab.service import errors, headers
+from puzzlelab.service.capacity import DEFAULT_FINISHED_KEPT, DEFAULT_MAX_BUDGET, DEFAULT_MAX_QUEUED, Capacity
 from puzzlelab.service.jobs import JobRunner
 from puzzlelab.service.routes import answers, dashboards, health, jobs, page, preview, puzzles, records
 from puzzlelab.service.sources import register_shipped_sources
@@ -72,12 +77,26 @@ def create_app(
     start_method: str = "forkserver",
     grace: float = 2.0,
     job_memory_bytes: int | None = None,
+    *,
+    job_processes: int | None = None,
+    max_budget: float = DEFAULT_MAX_BUDGET,
+    max_queued: int = DEFAULT_MAX_QUEUED,
+    finished_kept: int = DEFAULT_FINISHED_KEPT,
 ) -> FastAPI:
-    """The service. `workers` jobs run at once; the rest wait in the queue. Each job
-    may hold `job_memory_bytes` (default: `default_job_memory(workers)`)."""
+    """The service. `workers` jobs run at once; at most `max_queued` more wait in the
+    queue. Each job may hold `job_memory_bytes` (default: `default_job_memory(workers)`),
+    start `job_processes` processes or threads (default: `workers`) and run `max_budget`
+    seconds; memory keeps the `finished_kept` most recent finished jobs (the store all)."""
     store = Store(store_path)
     memory = default_job_memory(workers) if job_memory_bytes is None else int(job_memory_bytes)
-    runner = JobRunner(store, workers, grace=grace, start_method=start_method, memory_bytes=memory)
+    capacity = Capacity(
+        job_processes=workers if job_processes is None else int(job_processes),
+        job_memory_bytes=memory,
+        max_budget=float(max_budget),
+        max_queued=int(max_queued),
+        finished_kept=int(finished_kept),
+    )
+    runner = JobRunner(store, workers, grace=grace, start_method=start_method, memory_bytes=memory, capacity=capacity)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -93,6 +112,7 @@ def create_app(
     app.state.store = store
     register_shipped_sources()
     errors.install(app)
+    headers.install(app)
     for module in (puzzles, preview, jobs, answers, dashboards, records, health, page):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=page.STATIC), name="static")

@@ -2,7 +2,7 @@
 `{detail, field}` with 422 naming the field and what was expected, 400 for a request
 body that is not text, 413 for a body or an instance over the size limits, 404 for an
 unknown puzzle, method or job (with the valid names), 503 when the records store
-cannot be used.
+cannot be used or the queue is full (with `Retry-After`, in seconds).
 
 Request bodies come in through the one input door (`core.inputs`, issue 22) before
 FastAPI reads them: `JSONBodyRoute` refuses bodies that are not UTF-8, JSON nested
@@ -26,6 +26,7 @@ from fastapi.routing import APIRoute
 from puzzlelab.core.inputs import decode_bytes, parse_json
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.store import StoreError
+from puzzlelab.service.capacity import QueueFull
 from puzzlelab.service.models import ErrorBody
 
 __all__ = ["MAX_BODY_BYTES", "error_response", "install", "ERROR_RESPONSES", "JSONBodyRoute", "documented"]
@@ -40,7 +41,11 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "Unknown puzzle, method or job; the detail lists the valid names."},
     413: {"model": ErrorBody, "description": "Request body or instance over the size limits; the detail gives the limit."},
     422: {"model": ErrorBody, "description": "Invalid input: `field` names it, `detail` says what was expected."},
-    503: {"model": ErrorBody, "description": "The records store cannot be used; the detail says why and what to do."},
+    503: {
+        "model": ErrorBody,
+        "description": "The records store cannot be used, or the queue is full (then a Retry-After header says in how many "
+        "seconds to try again); the detail says why.",
+    },
 }
 
 
@@ -65,6 +70,12 @@ async def _invalid(_: Request, exc: InvalidInstance) -> JSONResponse:
 
 async def _store_error(_: Request, exc: StoreError) -> JSONResponse:
     return error_response(503, str(exc))
+
+
+async def _queue_full(_: Request, exc: QueueFull) -> JSONResponse:
+    response = error_response(503, str(exc), "queue")
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -151,6 +162,7 @@ def install(app: FastAPI) -> None:
     """Register the error handlers and the body-size limit on `app`."""
     app.add_exception_handler(InvalidInstance, _invalid)
     app.add_exception_handler(StoreError, _store_error)
+    app.add_exception_handler(QueueFull, _queue_full)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(Exception, _unexpected)
     app.middleware("http")(_limit_body)

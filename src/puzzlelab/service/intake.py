@@ -9,6 +9,8 @@ expected, never a 500 and never a job that fails later for a reason known today.
 - Text, in the instance and the options: what could not be stored and shown again
   safely (lone surrogates, NUL and the other control characters XML forbids) is
   refused with the place it was found ('instance.id'), before anything is parsed.
+- The capacity: options that multiply processes or memory, and the budget, within the
+  operator's caps (`service.capacity`); above a cap is 422 naming it.
 - The instance: parsed here (`Puzzle.load`, never reading a server file). Whatever a
   puzzle's parser raises becomes a 4xx: its InvalidInstance with its own status (413
   for an instance over the size limits), anything else 422 with a one-line message,
@@ -34,6 +36,7 @@ from puzzlelab.core.parallel.memory import limit_process_memory
 from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle
 from puzzlelab.core.result import format_bytes
 from puzzlelab.puzzles import get
+from puzzlelab.service.capacity import Capacity
 from puzzlelab.service.models import JobRequest
 
 __all__ = ["Admitted", "admit", "is_server_option", "SERVER_OPTION_NAMES", "client_options"]
@@ -183,16 +186,19 @@ def _judge_grid(puzzle: Puzzle, answer: tuple, seconds: float, memory_bytes: int
     raise _unexpected(puzzle, "verify", RuntimeError(message))
 
 
-def admit(request: JobRequest, *, start_method: str = "fork", memory_bytes: int | None = None) -> Admitted:
+def admit(
+    request: JobRequest, *, start_method: str = "fork", memory_bytes: int | None = None, capacity: Capacity | None = None
+) -> Admitted:
     """The checked job of a request, or InvalidInstance with the status to answer. A
     grid the instance carries is checked in a child process started by `start_method`
-    under `memory_bytes` (the runner's)."""
+    under `memory_bytes` (the runner's); options and budget within `capacity`."""
+    capacity = capacity or Capacity(job_memory_bytes=memory_bytes)
     puzzle = get(request.puzzle)
     method = puzzle.method(request.method)
     check_text(request.options, "options")
     refuse_server_options(request.options)
-    options = method.parse_options(request.options, remote=True)
+    options = capacity.options(method, request.options, method.parse_options(request.options, remote=True))
+    budget = min(puzzle.default_budget, capacity.max_budget) if request.budget is None else capacity.budget(request.budget)
     instance, key, instance_json = load_instance(puzzle, request.instance)
     check_given_grid(puzzle, instance_json, start_method=start_method, memory_bytes=memory_bytes)
-    budget = puzzle.default_budget if request.budget is None else request.budget
     return Admitted(puzzle, method, options, instance, key, instance_json, float(budget), int(request.seed))

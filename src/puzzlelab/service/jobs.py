@@ -11,6 +11,11 @@ in this process before it is shown or stored (`core.parallel.accept`, as every b
 driver does). Jobs are kept in the `jobs` table beside the records, so after a restart
 a job that was queued or running is reported as `interrupted`, never silently dropped,
 and a finished job's result is checked again before it is served (`job_rows`).
+
+What one client may take is bounded (`service.capacity`): the queue holds at most
+`max_queued` jobs (past it `submit` raises QueueFull, answered 503 with Retry-After),
+and memory holds every unfinished job but only the `finished_kept` most recent finished
+ones; an older job is read back from the jobs table when asked for (`job_window`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ from puzzlelab.core.puzzle import WrongAnswer
 from puzzlelab.core.result import Result, _json_default, format_bytes
 from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles import get
-from puzzlelab.service.job_rows import FINAL_STATES, JOBS_SCHEMA, STATES, Job, plain, recheck, restored_job
+from puzzlelab.service.capacity import Capacity, QueueFull
+from puzzlelab.service.job_rows import FINAL_STATES, JOBS_SCHEMA, STATES, Job, plain
+from puzzlelab.service.job_window import finished_to_forget, read_job, read_jobs, retry_after
 from puzzlelab.service.progress_log import SAVE_SECONDS, Series
 from puzzlelab.service.progress_log import SCHEMA as PROGRESS_SCHEMA
 from puzzlelab.service.worker import run_job
@@ -49,14 +56,24 @@ class JobRunner:
     """Runs jobs in `workers` processes. `start()` before use, `stop()` at shutdown."""
 
     def __init__(
-        self, store: Store, workers: int = 2, *, grace: float = 2.0, start_method: str = "forkserver", memory_bytes: int | None = None
+        self,
+        store: Store,
+        workers: int = 2,
+        *,
+        grace: float = 2.0,
+        start_method: str = "forkserver",
+        memory_bytes: int | None = None,
+        capacity: Capacity | None = None,
     ):
         self.store = store
         self.workers = workers
         self.grace = grace
         self.start_method = start_method
         self.memory_bytes = memory_bytes
-        self._jobs: dict[str, Job] = {}
+        self.capacity = capacity or Capacity(job_processes=workers, job_memory_bytes=memory_bytes)
+        self._jobs: dict[str, Job] = {}  # every unfinished job, the most recent finished ones
+        self._pinned: set[str] = set()  # finished jobs whose last state could not be written: kept
+        self._admitting = 0  # jobs being written by `submit`, counted in the queue
         self._lock = threading.Lock()
         self._commands: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -90,15 +107,7 @@ class JobRunner:
                 " WHERE state IN ('queued', 'running')",
                 (time.time(),),
             )
-            rows = db.execute(
-                "SELECT id, puzzle, instance_key, instance, method, options, budget, seed, state, created, started,"
-                " finished, result, error FROM jobs ORDER BY created DESC LIMIT 2000"
-            ).fetchall()
-        for row in rows:
-            job = restored_job(row)
-            if job.result is not None:
-                recheck(job)
-            job.events.append({"type": "state", "state": job.state, "job": job.to_dict()})
+        for job in read_jobs(self.store, self.capacity.finished_kept):
             self._jobs[job.id] = job
 
     def stop(self) -> None:
@@ -116,7 +125,29 @@ class JobRunner:
     # ------------------------------------------------------------ requests (any thread)
     def submit(self, puzzle: str, instance_key: str, instance: Any, method: str, options: dict[str, Any], budget: float, seed: int) -> Job:
         """Write the job, then queue it. A job that cannot be written raises StoreError
-        and is not kept: no job stays queued that no one will run."""
+        and is not kept: no job stays queued that no one will run. A full queue raises
+        QueueFull, and nothing is written."""
+        self._reserve_place()
+        try:
+            return self._write_and_queue(puzzle, instance_key, instance, method, options, budget, seed)
+        finally:
+            with self._lock:
+                self._admitting -= 1
+
+    def _reserve_place(self) -> None:
+        """A place in the queue for one job being submitted, or QueueFull."""
+        with self._lock:
+            waiting = sum(job.state == "queued" for job in self._jobs.values()) + self._admitting
+            if waiting >= self.capacity.max_queued:
+                seconds = retry_after(self._jobs.values(), time.time())
+                raise QueueFull(
+                    f"queue: {waiting} jobs wait already, the most this server takes (serve --max-queued); try again in {seconds} s",
+                    seconds,
+                )
+            self._admitting += 1
+
+    def _write_and_queue(self, puzzle: str, instance_key: str, instance: Any, method: str, options: dict[str, Any], budget: float,
+                         seed: int) -> Job:
         job = Job(uuid.uuid4().hex[:12], puzzle, instance_key, instance, method, options, float(budget), int(seed))
         try:
             row = (job.id, puzzle, instance_key, json.dumps(instance, default=_json_default), method,
@@ -144,17 +175,30 @@ class JobRunner:
         return job
 
     def get(self, job_id: str) -> Job | None:
+        """The job, from memory or, for an older finished one, from the jobs table."""
         with self._lock:
-            return self._jobs.get(job_id)
+            job = self._jobs.get(job_id)
+        return job if job is not None else read_job(self.store, job_id)
 
     def jobs(self, limit: int = 100) -> list[Job]:
+        """The `limit` most recent jobs. Every job memory lacks is finished and older
+        than each finished one it holds, so memory answers when it holds `limit`
+        finished jobs; else the jobs table does (memory's copy where it has one)."""
         with self._lock:
-            return sorted(self._jobs.values(), key=lambda j: j.created, reverse=True)[:limit]
+            kept = sorted(self._jobs.values(), key=lambda j: j.created, reverse=True)
+            finished = sum(job.finished_state for job in kept)
+            if limit <= finished:
+                return kept[:limit]
+            known = dict(self._jobs)
+        return read_jobs(self.store, limit, known)
 
     def events_since(self, job_id: str, index: int) -> tuple[list[dict[str, Any]], bool]:
         with self._lock:
-            job = self._jobs[job_id]
-            return job.events[index:], job.finished_state
+            job = self._jobs.get(job_id)
+            if job is not None:
+                return job.events[index:], job.finished_state
+        job = read_job(self.store, job_id)
+        return ([], True) if job is None else (job.events[index:], True)
 
     def svg(self, job_id: str) -> str | None:
         """The picture of a finished job, drawn from its verified result."""
@@ -169,9 +213,11 @@ class JobRunner:
 
     @property
     def load(self) -> dict[str, int]:
+        """Jobs waiting and running, the queue's bound, and the jobs held in memory."""
         with self._lock:
             states = [j.state for j in self._jobs.values()]
-        return {s: states.count(s) for s in ("queued", "running")}
+        counts = {s: states.count(s) for s in ("queued", "running")}
+        return {**counts, "max_queued": self.capacity.max_queued, "jobs_in_memory": len(states)}
 
     # ------------------------------------------------------------ the runner thread
     def _loop(self) -> None:
@@ -204,7 +250,8 @@ class JobRunner:
             if job is None or job.finished_state:
                 continue
             if command == "submit":
-                task = Task(run_job, (job.puzzle, job.instance, job.method, job.options, job.seed), name=job.id, context=True)
+                task = Task(run_job, (job.puzzle, job.instance, job.method, job.options, job.seed), name=job.id, context=True,
+                            kwargs={"processes": self.capacity.job_processes})
                 ticket = self._pool.submit(task, seconds=job.budget)
                 tickets[ticket], by_job[job_id] = job_id, ticket
             elif command == "cancel" and job_id in by_job:
@@ -348,3 +395,14 @@ class JobRunner:
                 db.executemany("INSERT OR REPLACE INTO job_progress (job_id, points) VALUES (?, ?)", series)
         except Exception as exc:  # noqa: BLE001 - keep serving; say loudly what was not saved
             log.error("jobs %s not saved to %s: %s", [r[-1] for r in rows] + [r[0] for r in series], self.store.path, exc)
+            with self._lock:
+                self._pinned.update(r[-1] for r in rows if r[0] in FINAL_STATES)  # the table is behind: memory answers
+            return
+        self._forget_finished()
+
+    def _forget_finished(self) -> None:
+        """Drop from memory the oldest finished jobs past `finished_kept`, once written
+        (the jobs table answers for them from now on)."""
+        with self._lock:
+            for job_id in finished_to_forget(self._jobs, self.capacity.finished_kept, set(self._unsaved) | self._pinned):
+                del self._jobs[job_id]

@@ -198,15 +198,21 @@ class RecordView(_Open):
 
 
 class Health(_Open):
-    """Liveness, the puzzles served, how many jobs wait or run, and each job's memory
-    limit."""
+    """Liveness, the puzzles served, how many jobs wait or run and how many may wait,
+    and the caps the operator set on one job."""
 
     ok: bool
     version: str
     puzzles: list[str]
     queued: int
     running: int
+    max_queued: int = Field(description="The most jobs that may wait; past it a new job gets 503 with Retry-After.")
+    jobs_in_memory: int = Field(description="Jobs held in memory: every unfinished one and the most recent finished ones.")
     job_memory_bytes: int | None = Field(None, description="The memory limit of each job (its worker processes together).")
+    capacity: dict[str, Any] = Field(
+        description="What one job may take: job_processes (processes or threads it starts), job_memory_bytes, max_budget "
+        "(seconds), max_queued, finished_kept (finished jobs kept in memory; the store keeps them all)."
+    )
 
 
 class ErrorBody(_Open):

@@ -411,15 +411,16 @@ def run_bfs(
 ) -> Result:
     """The `bfs` method (methods.py) for one puzzle: search from the start until the
     target's level. An empty `workdir` means a temporary folder (removed unless `keep`),
-    `max_memory_gb` 0 the memory available, `threads` 0 every core this process may
-    use; the search is deterministic (`seed` unused)."""
+    `max_memory_gb` 0 the memory available (within the budget's memory bound, where it
+    states one), `threads` 0 every core this process may use; the search is
+    deterministic (`seed` unused)."""
     started = time.perf_counter()
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bfs", bound=0)
     temporary = not workdir
     folder = Path(tempfile.mkdtemp(prefix="coins-bfs-")) if temporary else Path(workdir)
     start = Start(instance.width, instance.height, instance.start, instance.font, instance.start_glyph)
-    limit = int(max_memory_gb * 1e9) if max_memory_gb else None
+    limit = int(max_memory_gb * 1e9) if max_memory_gb else budget.memory_bytes  # 0: the bound the caller states, if any
     run = None
     try:
         run = LevelArrayRun(start, folder, max_memory_bytes=limit, threads=threads)

@@ -13,9 +13,11 @@ from puzzlelab.core.puzzle import Method, Option
 __all__ = ["METHODS"]
 
 BIDIR_OPTIONS = (
-    Option("memory_mb", "int", 2048, "memory bound in MB (at most the memory available); beyond it the search stops with a proven lower bound", minimum=16),
+    Option("memory_mb", "int", 2048, "memory bound in MB (at most the memory available); beyond it the search stops with a proven lower bound", minimum=16,
+           resource="memory", unit_bytes=2**20),
     Option("dedup", "str", "auto", "duplicate detection: hash table, or two bits a ranked board", choices=("auto", "hash", "bits")),
-    Option("threads", "int", 1, "threads expanding each level of the hash-table search (0: every core this process may use)", minimum=0, maximum=64),
+    Option("threads", "int", 1, "threads expanding each level of the hash-table search (0: every core this process may use)", minimum=0, maximum=64,
+           resource="processes"),
 )
 
 METHODS: tuple[Method, ...] = (
@@ -40,9 +42,11 @@ METHODS: tuple[Method, ...] = (
         "puzzlelab.puzzles.coins.bfs:run_bfs",
         (
             Option("workdir", "str", "", "folder for the level array and its checkpoint (default: a temporary folder)", local_only=True),
-            Option("max_memory_gb", "float", 0.0, "refuse when the array needs more (default, and at most: the memory available)", minimum=0),
+            Option("max_memory_gb", "float", 0.0, "refuse when the array needs more (default, and at most: the memory available)", minimum=0,
+                   resource="memory", unit_bytes=1e9),
             Option("keep", "bool", False, "keep the level array after the run (to resume or to reuse)", local_only=True),
-            Option("threads", "int", 0, "threads expanding each level (0: every core this process may use)", minimum=0, maximum=1024),
+            Option("threads", "int", 0, "threads expanding each level (0: every core this process may use)", minimum=0, maximum=1024,
+                   resource="processes"),
         ),
         exact=True,
     ),

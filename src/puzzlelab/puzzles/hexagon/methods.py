@@ -8,9 +8,12 @@ from puzzlelab.core.puzzle import Method, Option
 from puzzlelab.puzzles.hexagon.sat_encoding import SYMMETRY_CHOICES
 from puzzlelab.puzzles.hexagon.sat_solver import DEFAULT_ENCODING, ENCODINGS
 
-__all__ = ["METHODS", "SAT_OPTIONS", "BEAM_OPTIONS", "LEVELS_OPTIONS", "IMPROVE_OPTIONS", "PORTFOLIO_OPTIONS"]
+__all__ = ["METHODS", "BEAM_STATE_BYTES", "SAT_OPTIONS", "BEAM_OPTIONS", "LEVELS_OPTIONS", "IMPROVE_OPTIONS", "PORTFOLIO_OPTIONS"]
 
 CELL_ORDERS = ("clock", "spiral", "rows")
+# The least a beam holds per kept state, on any order and level (beam.beam_bytes: the
+# cells, two frontiers, penalty, hash and candidates); what the service caps widths by.
+BEAM_STATE_BYTES = 100
 
 SAT_OPTIONS = (
     Option("ring", "int", None, "penalties only at edge distance < d (ring a + ring b; ring 1 = perimeter)", minimum=2),
@@ -30,7 +33,8 @@ SAT_OPTIONS = (
 )
 
 BEAM_OPTIONS = (
-    Option("width", "int", 2000, "beam width (states kept per step; refused up front, with the figure, when the beam's arrays would not fit in memory: cells packed 1-3 bits: about 0.6 bytes per cell per state plus 0.5 kB)", minimum=1, maximum=10_000_000),
+    Option("width", "int", 2000, "beam width (states kept per step; refused up front, with the figure, when the beam's arrays would not fit in memory: cells packed 1-3 bits: about 0.6 bytes per cell per state plus 0.5 kB)", minimum=1, maximum=10_000_000,
+           resource="memory", unit_bytes=BEAM_STATE_BYTES),
     Option("order", "str", "spiral", "cell order: clock (by angle), spiral (rings from the centre, then by angle), rows", choices=CELL_ORDERS),
     Option("spiral_radius", "int", 3, "spiral order: rings from the centre taken ring by ring before the clock sweep", minimum=0),
     Option("levels", "int", 5, "assign values 1..k (k+1 = 'more'); 5 = the whole puzzle", minimum=1, maximum=5),
@@ -40,7 +44,8 @@ BEAM_OPTIONS = (
 LEVEL_METHODS = ("beam", "sat", "dlx", "ilp")  # as level_solvers.LEVEL_METHODS (not imported: keeps solvers unloaded)
 
 LEVELS_OPTIONS = (
-    Option("width", "int", 3000, "beam width for levels 1-2 (refused up front when it would not fit in memory)", minimum=1, maximum=10_000_000),
+    Option("width", "int", 3000, "beam width for levels 1-2 (refused up front when it would not fit in memory)", minimum=1, maximum=10_000_000,
+           resource="memory", unit_bytes=BEAM_STATE_BYTES),
     Option("order", "str", "spiral", "beam cell order", choices=CELL_ORDERS),
     Option("keep", "int", 16, "level-2 grids completed (beam's best; the exact level methods give one)", minimum=1),
     Option("low", "str", "beam", "levels 1-2 by: beam (heuristic), sat, dlx (dancing links) or ilp (HiGHS): the exact three give a least-penalty level-2 grid", choices=LEVEL_METHODS),
@@ -53,7 +58,7 @@ IMPROVE_OPTIONS = (
 )
 
 PORTFOLIO_OPTIONS = (
-    Option("workers", "int", 0, "worker processes (0 = PUZZLELAB_WORKERS or the CPU count)", minimum=0),
+    Option("workers", "int", 0, "worker processes (0 = PUZZLELAB_WORKERS or the CPU count)", minimum=0, maximum=256, resource="processes"),
     Option("target", "int", None, "stop once this raw score is reached (default: never before the budget ends or a proof)", minimum=0),
 )
 

@@ -22,7 +22,7 @@ METHODS: tuple[Method, ...] = (
         "exact count of every solution (numba), with symmetry classes",
         f"{_RUNNERS}:run_enumerate",
         (
-            Option("workers", "int", 1, "worker processes (subtrees in parallel)", minimum=1, maximum=256),
+            Option("workers", "int", 1, "worker processes (subtrees in parallel)", minimum=1, maximum=256, resource="processes"),
             Option("split_depth", "int", 3, "extra cells fixed per subtree when split for workers", minimum=0, maximum=64),
             ORDER,
             Option("symmetry", "bool", True, "classify the solutions under the symmetry group"),
@@ -50,7 +50,7 @@ METHODS: tuple[Method, ...] = (
         (
             Option("solutions", "int", 1, "different solutions to find", minimum=1, maximum=10000),
             Option("all", "bool", False, "enumerate every solution (an exact count)"),
-            Option("threads", "int", 1, "CP-SAT search workers (one solution only)", minimum=1, maximum=64),
+            Option("threads", "int", 1, "CP-SAT search workers (one solution only)", minimum=1, maximum=64, resource="processes"),
         ),
     ),
     Method("backtrack", "plain-Python backtracking count (small boards; the naive peer)", f"{_RUNNERS}:run_backtrack", exact=True),

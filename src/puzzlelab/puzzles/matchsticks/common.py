@@ -4,6 +4,7 @@ functions check them). Light: nothing here imports a search module."""
 from __future__ import annotations
 
 from puzzlelab.core.puzzle import InvalidInstance, Option
+from puzzlelab.puzzles.matchsticks.limits import prefix_bytes
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA, Instance
 
 __all__ = ["ROAM", "COUNT", "WORKERS", "BOUND", "FREE_BELOW", "SUBTREES", "CHECKPOINT", "check_roam", "limit_from"]
@@ -22,8 +23,19 @@ COUNT = Option(
     False,
     "also count the optimal solutions of the search, up to the symmetry it breaks (stats.optimal_solutions)",
 )
-WORKERS = Option("workers", "int", 1, "worker processes sharing the subtrees (core.parallel)", minimum=1, maximum=256)
-SUBTREES = Option("subtrees", "int", 0, "cut the search into at least this many subtrees (0: automatic)", minimum=0, maximum=10_000_000)
+WORKERS = Option(
+    "workers", "int", 1, "worker processes sharing the subtrees (core.parallel)", minimum=1, maximum=256, resource="processes"
+)
+SUBTREES = Option(
+    "subtrees",
+    "int",
+    0,
+    "cut the search into at least this many subtrees (0: automatic)",
+    minimum=0,
+    maximum=10_000_000,
+    resource="memory",
+    unit_bytes=prefix_bytes(3),  # as plan.check_search_plan counts a planned subtree
+)
 CHECKPOINT = Option(
     "checkpoint", "str", None, "JSON file recording finished subtrees; an interrupted run resumes from it", local_only=True
 )

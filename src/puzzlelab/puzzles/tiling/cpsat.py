@@ -27,13 +27,13 @@ per cell of a candidate square, in Python).
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from typing import Callable
 
 import numpy as np
 
+from puzzlelab.core.parallel.tasks import default_workers
 from puzzlelab.core.result import Budget, Progress, ProgressFn, Result, Status, no_progress
 from puzzlelab.puzzles.tiling.beam import greedy_tiling
 from puzzlelab.puzzles.tiling.kernels import max_square_table
@@ -151,7 +151,7 @@ def cpsat_tiling(
     left = budget.seconds_left()
     if left != math.inf:
         solver.parameters.max_time_in_seconds = max(0.01, left)
-    solver.parameters.num_workers = threads or (os.cpu_count() or 1)
+    solver.parameters.num_workers = threads or default_workers()  # PUZZLELAB_WORKERS, else the CPUs
     solver.parameters.random_seed = int(seed) % (1 << 31)  # any integer seed (CP-SAT's is an int32)
     for name, value in (parameters or {}).items():
         setattr(solver.parameters, name, value)

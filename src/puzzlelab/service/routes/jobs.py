@@ -29,8 +29,10 @@ MAX_LISTED = 2000
 @router.post("", status_code=202, summary="Start a job", response_model=JobView, responses=documented(400, 404, 413, 422, 503))
 def post_job(request: JobRequest, runner: Runner) -> dict[str, Any]:
     """Check the job at the door (puzzle, method, options, instance, any grid it
-    carries: a 4xx naming the field when something is wrong) and queue it (202)."""
-    job = admit(request, start_method=runner.start_method, memory_bytes=runner.memory_bytes)
+    carries: a 4xx naming the field when something is wrong; options and budget
+    within the server's caps) and queue it (202); 503 with Retry-After when the queue
+    is full."""
+    job = admit(request, start_method=runner.start_method, memory_bytes=runner.memory_bytes, capacity=runner.capacity)
     queued = runner.submit(
         job.puzzle.name, job.instance_key, job.instance_json, job.method.name, job.options, job.budget, job.seed
     )

@@ -7,7 +7,7 @@ checker. Files the commands write (checkpoints, tables, lists) must be in the
 driver's folder: a task that wrote them on its node, or read one the driver wrote,
 fails here.
 
-About 3 minutes on 2 loaded cores (the cluster starts in 15-20 s): `make test-all`.
+3 to 4 minutes on 2 loaded cores (the cluster takes 30-40 s to start): `make test-all`.
 """
 
 import json

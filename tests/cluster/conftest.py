@@ -1,7 +1,12 @@
-"""A real two-node Ray cluster on loopback for the Ray backend tests: a head and a
-second node, each started with `ray start` (one CPU each), bounded in time, torn down
-as soon as the last test of this folder has run (a cluster left up costs the rest of the
-suite a good share of a 2-core machine)."""
+"""Ray clusters for the Ray backend tests.
+
+`ray_cluster`: a real two-node Ray cluster on loopback, a head and a second node, each
+started with `ray start` (one CPU each), bounded in time, torn down as soon as no test
+left in the run asks for it (a cluster left up costs the rest of the suite a good share
+of a 2-core machine).
+
+`two_hosts`: two nodes as two hosts, in network namespaces of their own with no shared
+files (two_hosts.py), for the batch commands end to end."""
 
 import os
 import shlex
@@ -44,6 +49,7 @@ def _start(args, env, attempts=3):
 
 
 _STOPS = []  # how to stop the running cluster, at most one entry
+_STOPPING = []  # the background `ray stop` of a cluster stopped earlier
 
 
 def _stop_cluster() -> None:
@@ -51,10 +57,24 @@ def _stop_cluster() -> None:
         _STOPS.pop()()
 
 
+def _wait_until_stopped() -> None:
+    """Wait for the background `ray stop --force`: it ends every Ray process on the
+    machine, so nothing Ray may start before it is done."""
+    while _STOPPING:
+        try:
+            _STOPPING[-1].wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            _STOPPING[-1].kill()
+        _STOPPING.pop()
+
+
 def pytest_runtest_teardown(item, nextitem):
-    """Stop the cluster once the next test lies outside this folder."""
-    here = Path(__file__).parent
-    if nextitem is None or here not in Path(nextitem.path).parents:
+    """Stop the loopback cluster once no test left in the run asks for it."""
+    if not _STOPS:
+        return
+    items = item.session.items
+    rest = items[items.index(item) + 1:] if item in items else []
+    if not any("ray_cluster" in getattr(later, "fixturenames", ()) for later in rest):
         _stop_cluster()
 
 
@@ -102,7 +122,27 @@ def _teardown(env, temp) -> None:
     # Stopping takes `ray stop` 15-25 s here (it imports Ray, then waits on each
     # process); nothing after this folder uses Ray, so it runs on in the background.
     ray = Path(sys.executable).with_name("ray")
-    subprocess.Popen(
+    _STOPPING.append(subprocess.Popen(
         f"{shlex.quote(str(ray))} stop --force; rm -rf {shlex.quote(temp)}",
         shell=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
+    ))
+
+
+@pytest.fixture(scope="module")
+def two_hosts():
+    """Two Ray nodes in network namespaces of their own, each with its own files
+    (two_hosts.py); skipped where `ip netns` cannot be used (not root, no iproute2)."""
+    pytest.importorskip("ray", reason="the Ray backend needs the 'cluster' extra")
+    import two_hosts as hosts
+
+    reason = hosts.unusable()
+    if reason:
+        pytest.skip(f"two-host cluster: {reason}")
+    _stop_cluster()  # the loopback cluster, if this run started one: two would share 2 cores
+    _wait_until_stopped()
+    hosts.clear_stale()
+    cluster = hosts.start(hosts.base_env())
+    try:
+        yield cluster
+    finally:
+        hosts.stop(cluster)

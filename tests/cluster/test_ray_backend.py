@@ -86,3 +86,50 @@ def test_coin_bfs_tasks_carry_their_array_memory():
 
     assert 18 * 10**9 < _bfs_task_memory("font5x9") < 19 * 10**9  # two bits a board of C(45,13) plus the allowance
     assert _bfs_task_memory("font5x7") < 10**9
+
+
+def _closed_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again once the socket is
+
+
+def test_an_address_where_nothing_answers_is_refused_before_ray_starts(monkeypatch):
+    """ray.init on such an address retries for ever; connect() says so at once."""
+    ray = pytest.importorskip("ray", reason="the Ray backend needs the 'cluster' extra")
+    from puzzlelab.core.errors import InvalidInstance
+    from puzzlelab.core.parallel import ray_backend
+
+    def never(**_):
+        raise AssertionError("ray.init called for an address where nothing answers")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as in a fresh CLI run
+    monkeypatch.setattr(ray, "init", never)
+    address = f"127.0.0.1:{_closed_port()}"
+    with pytest.raises(InvalidInstance, match=rf"no Ray cluster answers at {address} \(Connection refused\)") as caught:
+        ray_backend.connect(address)
+    assert caught.value.field == "address"
+
+
+@pytest.mark.parametrize("address", ["head-without-port", "head:port", "head:0", "head:70000", ":6379"])
+def test_an_address_that_is_not_host_and_port_is_refused(address):
+    from puzzlelab.core.errors import InvalidInstance
+    from puzzlelab.core.parallel.ray_backend import check_reachable
+
+    with pytest.raises(InvalidInstance, match="expected HOST:PORT of a Ray head node"):
+        check_reachable(address)
+
+
+def test_a_listening_head_port_and_rays_own_addresses_pass():
+    import socket
+
+    from puzzlelab.core.parallel.ray_backend import check_reachable
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        check_reachable(f"127.0.0.1:{listening.getsockname()[1]}")
+    for address in ("auto", "local", "ray://head.example:10001"):
+        check_reachable(address)  # left to Ray: 'auto' finds a local cluster, ray:// is Ray Client

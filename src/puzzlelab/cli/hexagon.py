@@ -238,6 +238,8 @@ def batch(
 
     try:
         run_batch(ns, settings=settings, budget=budget, seed=seed, workers=workers or None, stop_at_record=stop_at_record, backend=backend, address=address, on_order=show)
+    except InvalidInstance as exc:  # e.g. no cluster at --address
+        fail(str(exc))
     except RuntimeError as exc:
         fail(str(exc), EXIT_NO_ANSWER)
     raise typer.Exit(EXIT_OK if not missed else EXIT_NO_ANSWER)

@@ -13,11 +13,14 @@ Ray is an optional extra: `pip install 'puzzlelab[cluster]'`.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
+import socket
 import time
 from typing import Any, Callable, Iterator, Sequence
 
+from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.parallel.tasks import Outcome, Task
 from puzzlelab.core.result import Budget
 
@@ -35,14 +38,57 @@ def require_ray():
     return ray
 
 
+REACH_SECONDS = 10.0  # how long the head's port may take to accept a connection
+
+
 def connect(address: str | None = None):
     """Join the cluster at `address` (or RAY_ADDRESS; a local one-machine Ray when
-    neither is set). Idempotent within a process."""
+    neither is set). Idempotent within a process. A HOST:PORT where nothing answers is
+    refused up front (InvalidInstance, field 'address'): ray.init itself would retry
+    for ever, printing a warning every few seconds."""
     ray = require_ray()
     if not ray.is_initialized():
         address = address or os.environ.get("RAY_ADDRESS") or None
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, configure_logging=False)
+        if address is not None:
+            check_reachable(address)
+        quiet = _DropMessage("SIGTERM handler is not set")  # the CLI connects from a worker thread on purpose
+        logging.getLogger("ray._private.worker").addFilter(quiet)
+        try:
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, configure_logging=False)
+        finally:
+            logging.getLogger("ray._private.worker").removeFilter(quiet)
     return ray
+
+
+def check_reachable(address: str, seconds: float = REACH_SECONDS) -> None:
+    """InvalidInstance unless the head at `address` (HOST:PORT) accepts a connection.
+    'auto', 'local' and Ray Client addresses (ray://...) are left to Ray."""
+    if address in ("auto", "local") or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise InvalidInstance(f"address (--address or RAY_ADDRESS): expected HOST:PORT of a Ray head node, got {address!r}", "address")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise InvalidInstance(
+            f"address (--address or RAY_ADDRESS): no Ray cluster answers at {address} ({reason}); "
+            "expected a running head node (ray start --head)",
+            "address",
+        ) from None
+
+
+class _DropMessage(logging.Filter):
+    """Drops the log records that start with `prefix`."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(self.prefix)
 
 
 def _run_task(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any], context: bool, seconds: float | None) -> Any:

@@ -301,6 +301,9 @@ class CubeProof:
         for parent, children in value.split.items():
             self.state.split(parent, children)
         self.state.certificates.update(value.certificates)
+        # Checked by this run's task: its final answer is all a Ray task sends back (no
+        # interim reports), so this, not _on_interim alone, counts them as checked here.
+        self.certified_now.update(value.certificates)
         if value.certificate_failure is not None and self.summary.certificate_failure is None:
             self.summary.certificate_failure = value.certificate_failure
         self.record(value.refuted)

@@ -131,6 +131,8 @@ def run_full(
             backend=backend,
             address=address,
         )
+    except InvalidInstance:
+        raise  # already names its field (an unreachable cluster: 'address')
     except ValueError as exc:  # a checkpoint of another search, a damaged file, a folder not writable
         raise InvalidInstance(f"option --checkpoint: {exc}", field="checkpoint") from None
     except RuntimeError as exc:  # e.g. the ray backend is not installed here

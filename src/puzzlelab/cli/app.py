@@ -12,10 +12,10 @@ import typer
 
 from puzzlelab import __version__
 from puzzlelab.cli.contract import puzzle_group
-from puzzlelab.cli.errors import internal_error, out
+from puzzlelab.cli.errors import EXIT_BAD_INPUT, err, internal_error, one_line, out
 from puzzlelab.cli.workbench import bench, records, serve, tour
 from puzzlelab.core.puzzle import Puzzle
-from puzzlelab.puzzles import REGISTRY
+from puzzlelab.puzzles import PLUGIN_ERRORS, REGISTRY
 
 __all__ = ["app", "build_app", "main", "PUZZLE_VERBS"]
 
@@ -76,6 +76,9 @@ app = build_app()
 def main() -> None:
     """Console-script entry point."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `puzzlelab ... | head` ends quietly
+    if PLUGIN_ERRORS:  # a PUZZLELAB_PLUGINS entry that did not load: one line, before any verb
+        err.print(f"error: {one_line(PLUGIN_ERRORS[0])}", markup=False)
+        raise SystemExit(EXIT_BAD_INPUT)
     try:
         app()
     except typer.Exit as exc:  # raised outside click's own handling (e.g. by internal_error)

@@ -20,7 +20,8 @@ import typer
 from puzzlelab.cli.common import progress_printer, run_interruptibly, store_result
 from puzzlelab.cli.contract import read_solution
 from puzzlelab.cli.errors import EXIT_INTERNAL, EXIT_NO_ANSWER, err, fail, out, user_errors
-from puzzlelab.core.inputs import check_number, check_output_path, decode_bytes, read_text_file
+from puzzlelab.core.files import check_output_file, check_output_folder, write_output
+from puzzlelab.core.inputs import check_number, decode_bytes, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.coins import PUZZLE, model
@@ -62,6 +63,8 @@ def bfs(
         if mode not in MODES:
             raise InvalidInstance(f"option --mode: expected one of {', '.join(MODES)}, got {mode!r}", "mode")
         limit = None if max_memory_gb is None else int(check_number(max_memory_gb, "--max-memory-gb", minimum=0, maximum=1e9) * 1e9)
+        if workdir is not None:
+            check_output_folder(workdir, "--workdir")
         begin = model.parse_start(_read_start(start))
         wanted = _targets(begin, targets)
         folder = workdir or Path("puzzlelab-out") / "coins-bfs" / begin.key.replace(":", "_").replace("/", "slash")
@@ -73,9 +76,10 @@ def bfs(
             outcome = run_interruptibly(
                 lambda: run.run(dict(wanted), budget=run_budget, progress=progress_printer(quiet), mode=mode), run_budget
             )
-            rows = [_target_row(run, outcome, begin, name, board, store) for name, board in wanted.items()]
+            checked = [_target_row(run, outcome, begin, name, board) for name, board in wanted.items()]
         finally:
             run.close()
+        rows = [row for row, _ in checked]
         summary = {
             "start": begin.key,
             "levels": outcome.levels,
@@ -90,6 +94,9 @@ def bfs(
             out.print_json(json.dumps(summary), indent=None)
         else:
             _print_bfs(begin, outcome, rows, folder)
+        for _, answer in checked:  # after the answers: a store that fails costs an error line, not them
+            if store and answer is not None:
+                store_result(PUZZLE, *answer)
         if any(row["moves"] is None for row in rows) and not outcome.finished:
             raise typer.Exit(EXIT_NO_ANSWER)
 
@@ -106,21 +113,20 @@ def _read_start(start: str) -> str:
     return start
 
 
-def _target_row(run, outcome, begin: model.Start, name: str, board: int, store: bool) -> dict[str, Any]:
-    """One target's line of the bfs report; a reached target's path is checked by the
-    independent checker (WrongAnswer if rejected) and stored when `store`."""
+def _target_row(run, outcome, begin: model.Start, name: str, board: int) -> tuple[dict[str, Any], tuple | None]:
+    """One target's line of the bfs report, and (instance, result) to store for a
+    reached target, whose path is checked by the independent checker first
+    (WrongAnswer if rejected)."""
     row: dict[str, Any] = {"target": name, "moves": None, "verified": False}
     if name not in outcome.found:
-        return row
+        return row, None
     instance = _instance(begin, name, board)
     moves = run.moves(board)
     result = Result(len(moves), moves, Status.OPTIMAL, "bfs", bound=len(moves), stats={"seconds": round(outcome.seconds, 3)})
     PUZZLE.check(instance, result)
-    if store:
-        store_result(PUZZLE, instance, result)
     published = PUZZLE.published(instance.key)
     row.update(moves=len(moves), verified=True, published=None if published is None else published["value"], solution=moves)
-    return row
+    return row, (instance, result)
 
 
 def _print_bfs(begin: model.Start, outcome, rows: list[dict[str, Any]], folder: Path) -> None:
@@ -172,7 +178,7 @@ def batch(
     budget: Annotated[Optional[float], typer.Option(help="Seconds for the whole batch (default: no limit).", min=0)] = None,
     memory_mb: Annotated[int, typer.Option(help="bidir: memory bound per puzzle in MB.", min=16)] = 1024,
     engine: Annotated[str, typer.Option(help="bfs: level array, chosen on the machine running each start: auto, byte or twobit (5 x 9).")] = "auto",
-    workdir: Annotated[Path, typer.Option(help="Folder for the bfs level arrays and their checkpoints.")] = Path("puzzlelab-out/coins-batch"),
+    workdir: Annotated[Optional[Path], typer.Option(help="Folder for the bfs level arrays and their checkpoints (default: puzzlelab-out/coins-batch).")] = None,
     redo: Annotated[bool, typer.Option(help="Solve again puzzles the records store already holds.")] = False,
     backend: Annotated[str, typer.Option(help="Where the tasks run: local (worker processes) or ray (a Ray cluster).")] = "local",
     address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: the RAY_ADDRESS environment variable).")] = None,
@@ -195,8 +201,12 @@ def batch(
             raise InvalidInstance(f"option --engine: expected one of {', '.join(ENGINES)}, got {engine!r}", "engine")
         if backend not in ("local", "ray"):
             raise InvalidInstance(f"option --backend: expected local or ray, got {backend!r}", "backend")
-        if workdir.exists() and not workdir.is_dir():
+        if workdir is None:
+            workdir = Path("puzzlelab-out/coins-batch")
+        elif workdir.exists() and not workdir.is_dir():
             raise InvalidInstance(f"--workdir {workdir}: is a file; expected a folder for the bfs level arrays", "workdir")
+        else:
+            check_output_folder(workdir, "--workdir")
         if backend == "local":
             _check_workers_fit(workers, memory_mb)
         run_budget = Budget(budget)
@@ -281,6 +291,7 @@ def animate(
     svg: Annotated[Optional[Path], typer.Option(help="Write an animated SVG of the solution.")] = None,
     solution: Annotated[Optional[Path], typer.Option(help="Use this solution file instead of solving.")] = None,
     budget: Annotated[Optional[float], typer.Option(help="Seconds allowed for solving.", min=0)] = None,
+    force: Annotated[bool, typer.Option(help="Let --html and --svg replace files that puzzlelab did not write.")] = False,
 ) -> None:
     """Draw a solution (from the shipped table of optima, else solved with bidir; or
     read from --solution and verified) as an HTML step-through and/or an animated SVG.
@@ -288,10 +299,13 @@ def animate(
     Example: puzzlelab coins animate font5x7:O-C --html oc.html --svg oc.svg
     """
     with user_errors():
+        protect = [(instance, "the instance file"), (solution, "the --solution file")]
+        loaded = PUZZLE.load(instance)
+        if html is None and svg is None:
+            html = Path(f"{loaded.key.replace(':', '_').replace('/', 'slash')}.html")
         for path, flag in ((html, "--html"), (svg, "--svg")):
             if path is not None:
-                check_output_path(path, flag)
-        loaded = PUZZLE.load(instance)
+                check_output_file(path, flag, force=force, protect=protect)
         if solution is not None:
             given = read_solution(solution, PUZZLE.max_input_bytes)
             verdict = PUZZLE.verify(loaded, given)
@@ -305,15 +319,13 @@ def animate(
                 err.print(f"no solution found within the budget ({result.status.value})", markup=False)
                 raise typer.Exit(EXIT_NO_ANSWER)
             moves = result.solution
-        if html is None and svg is None:
-            html = Path(f"{loaded.key.replace(':', '_').replace('/', 'slash')}.html")
+        out.print(f"{loaded.key}: {len(moves)} moves, verified", markup=False)
         if html is not None:
-            html.write_text(html_stepper(loaded, moves))
+            write_output(html, html_stepper(loaded, moves), "--html", force=force, protect=protect, kind="html")
             out.print(f"wrote {html}", markup=False)
         if svg is not None:
-            svg.write_text(animated_svg(loaded, moves))
+            write_output(svg, animated_svg(loaded, moves), "--svg", force=force, protect=protect, kind="svg")
             out.print(f"wrote {svg}", markup=False)
-        out.print(f"{loaded.key}: {len(moves)} moves, verified", markup=False)
 
 
 COMMANDS: dict[str, Callable[..., Any]] = {"bfs": bfs, "batch": batch, "table": table, "animate": animate}

@@ -12,17 +12,25 @@ from rich.table import Table
 
 from puzzlelab.cli.common import method_help, parse_method_options, print_result, progress_printer, run_interruptibly, store_result
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, EXIT_OK, err, out, user_errors
-from puzzlelab.core.inputs import check_output_path, decode_input, read_text_file
+from puzzlelab.core.files import check_output_file, write_output
+from puzzlelab.core.inputs import decode_input, read_text_file
 from puzzlelab.core.puzzle import Puzzle
 from puzzlelab.core.result import Budget
 
-__all__ = ["puzzle_group", "read_solution"]
+__all__ = ["puzzle_group", "read_solution", "read_paths"]
 
 
 def read_solution(path: Path, limit: int) -> Any:
     """A solution file: JSON when it is JSON, else the field's own text format."""
     text = read_text_file(path, "solution file", limit)
     return decode_input(text, f"solution file {path}", limit)
+
+
+def read_paths(instance: str, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The files a run reads (its instance, the files its method options name): an
+    output file never replaces one of them."""
+    paths = [(instance, "the instance file")] if instance != "-" else []
+    return paths + [(value, f"the --{name.replace('_', '-')} file") for name, value in options.items() if isinstance(value, str) and value]
 
 
 def _solve_verb(puzzle: Puzzle) -> Callable[..., None]:
@@ -33,28 +41,33 @@ def _solve_verb(puzzle: Puzzle) -> Callable[..., None]:
         budget: Annotated[Optional[float], typer.Option(help="Seconds allowed.", min=0)] = None,
         seed: Annotated[int, typer.Option(help="Random seed (0 to 2147483647).")] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-        svg: Annotated[Optional[Path], typer.Option(help="Write the picture to this SVG file.")] = None,
+        svg: Annotated[Optional[Path], typer.Option(help="Write the picture to this SVG file (- for standard output).")] = None,
+        force: Annotated[bool, typer.Option(help="Let --svg replace a file that puzzlelab did not write.")] = False,
+        memory_mb: Annotated[Optional[float], typer.Option(help="Memory this run may take, MB (default: half of this machine's); settings that need more are refused up front.", min=1)] = None,
         store: Annotated[bool, typer.Option(help="Keep the verified result in the records store.")] = True,
         quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
     ) -> None:
         with user_errors():
             chosen = puzzle.method(method)
             options = parse_method_options(chosen, list(ctx.args))
+            protect = read_paths(instance, options)
             if svg is not None:
-                check_output_path(svg, "--svg")
+                check_output_file(svg, "--svg", force=force, protect=protect)
             loaded = puzzle.load(instance)
-            run_budget = Budget(puzzle.default_budget if budget is None else budget)
+            run_budget = Budget(puzzle.default_budget if budget is None else budget, memory_bytes=None if memory_mb is None else memory_mb * 1e6)
             result = run_interruptibly(
                 lambda: puzzle.solve(loaded, method, budget=run_budget, progress=progress_printer(quiet), seed=seed, **options),
                 run_budget,
             )
             if not quiet and err.is_terminal:
                 err.print(" " * 60, end="\r")
+            # The verified answer is printed first: a store or a file that cannot be
+            # written afterwards costs its own error line, not the answer.
+            print_result(puzzle, loaded, result, as_json)
             if store and result.verified:
                 store_result(puzzle, loaded, result)
             if svg is not None:
-                svg.write_text(puzzle.render_svg(loaded, result))
-            print_result(puzzle, loaded, result, as_json)
+                write_output(svg, puzzle.render_svg(loaded, result), "--svg", force=force, protect=protect, kind="svg")
             if result.solution is None or not result.verified:
                 if not as_json:
                     unchecked = result.verdict.unchecked if result.verdict is not None else ""

@@ -3,13 +3,15 @@
 Exit status: 0 an answer was found and verified, 1 none was found within the budget (or
 a given solution was rejected), 2 bad input, 3 a solver's answer failed verification (a
 bug, never shown as an answer), 4 the records store is unusable, 5 an internal error (a
-bug in the project, reported in one line), 130 interrupted twice. Errors are one line on
-standard error (no wrapping), never a traceback; set PUZZLELAB_DEBUG=1 to see the
-traceback of an internal error.
+bug in the project, reported in one line), 130 interrupted twice. A file that cannot be
+written (a full disk, a path an output may not replace) counts as bad input: exit 2.
+Errors are one line on standard error (no wrapping), never a traceback; set
+PUZZLELAB_DEBUG=1 to see the traceback of an internal error.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from contextlib import contextmanager
 from typing import Iterator, NoReturn
@@ -43,6 +45,9 @@ EXIT_INTERRUPTED = 130
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+# A write the disk refused (raised where no writer of core.files turned it into a line).
+_DISK_ERRORS = {errno.ENOSPC: "no space left on the disk", errno.EDQUOT: "disk quota exceeded", errno.EROFS: "read-only file system"}
 
 MAX_MESSAGE = 400  # characters of an error message shown; the rest is counted, not printed
 
@@ -78,6 +83,11 @@ def user_errors() -> Iterator[None]:
         fail(str(exc), EXIT_STORE)
     except (typer.Exit, typer.Abort, typer.exceptions.TyperException, click.exceptions.Exit, click.exceptions.ClickException, click.exceptions.Abort):
         raise  # typer >= 0.2x vendors its own click: both kinds of Exit pass through
+    except OSError as exc:
+        if exc.errno not in _DISK_ERRORS:
+            internal_error(exc)
+        where = f"{exc.filename}: " if exc.filename else ""
+        fail(f"{where}cannot be written ({_DISK_ERRORS[exc.errno]})", EXIT_BAD_INPUT)
     except MemoryError:
         fail("out of memory: this instance and these settings need more memory than the process may use", EXIT_BAD_INPUT)
     except RecursionError:

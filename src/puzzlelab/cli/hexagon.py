@@ -24,20 +24,20 @@ import os
 import re
 import sys
 import time
-from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 import typer
 
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, EXIT_OK, EXIT_WRONG_ANSWER, fail, user_errors
+from puzzlelab.cli.hexagon_checkpoints import checkpoint_folder, dp_checkpoint_folder
 from puzzlelab.cli.hexagon_level import level as level_verb
 from puzzlelab.cli.hexagon_rows import rows
-from puzzlelab.core.inputs import MAX_INPUT_BYTES, check_output_path, decode_bytes, read_text_file
+from puzzlelab.core.inputs import MAX_INPUT_BYTES, decode_bytes, read_text_file
 from puzzlelab.core.interrupt import run_in_thread
 from puzzlelab.core.parallel import BACKENDS
 from puzzlelab.core.puzzle import InvalidInstance, parse_range
 from puzzlelab.core.result import Budget
-from puzzlelab.core.store import Store
+from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles.hexagon import PUZZLE
 from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
 from puzzlelab.puzzles.hexagon.completion import split_sixes
@@ -101,7 +101,7 @@ def count(
         if checkpoint is not None:
             if method != "dp":
                 raise InvalidInstance("checkpoint: only the row DP (--method dp) keeps one", "checkpoint")
-            _dp_checkpoint_folder(checkpoint)
+            dp_checkpoint_folder(checkpoint)
     run_budget = Budget(budget)
 
     def show(level: int, minimum: int, total: int, seconds: float | None) -> None:
@@ -220,8 +220,6 @@ def batch(
     def show(row) -> None:
         nonlocal missed
         result = row["result"]
-        if store and result.verified:
-            Store().add(PUZZLE.name, str(row["n"]), result, PUZZLE.sense)
         missed += row["raw"] is None
         if as_json:
             typer.echo(json.dumps(row_json(row)))
@@ -235,13 +233,16 @@ def batch(
                 f"n={row['n']:2d}: raw {row['raw']}  penalty {row['penalty']}  [{row['status']}]  "
                 f"published {row['published']} ({mark})  {row['setting']}  {row['seconds']:.1f} s"
             )
+        if store and result.verified:  # after the line: a store that fails costs an error line, not the answer
+            Store().add(PUZZLE.name, str(row["n"]), result, PUZZLE.sense)
 
-    try:
-        run_batch(ns, settings=settings, budget=budget, seed=seed, workers=workers or None, stop_at_record=stop_at_record, backend=backend, address=address, on_order=show)
-    except InvalidInstance as exc:  # e.g. no cluster at --address
-        fail(str(exc))
-    except RuntimeError as exc:
-        fail(str(exc), EXIT_NO_ANSWER)
+    with user_errors():
+        try:
+            run_batch(ns, settings=settings, budget=budget, seed=seed, workers=workers or None, stop_at_record=stop_at_record, backend=backend, address=address, on_order=show)
+        except StoreError:
+            raise  # user_errors: exit 4
+        except RuntimeError as exc:  # the ray backend is not installed or not reachable
+            fail(str(exc), EXIT_NO_ANSWER)
     raise typer.Exit(EXIT_OK if not missed else EXIT_NO_ANSWER)
 
 
@@ -293,17 +294,6 @@ def _check_certified_options(screen_levels: str | None, screen_method: str, cube
             raise InvalidInstance(f"{option}: not with --certified (screens and MaxSAT bounds give no certificate; a certified proof refutes every cube with CaDiCaL at --level)", option)
 
 
-def _checkpoint_folder(path: str) -> None:
-    """Make the checkpoint's folder and check that the file can be written there, before
-    any work (a folder, or a folder that cannot be made, is a clear --checkpoint error;
-    a file that is not this proof's checkpoint is refused when the proof reads it)."""
-    try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InvalidInstance(f"--checkpoint {path}: its folder cannot be made ({exc.strerror or exc})", "checkpoint") from None
-    check_output_path(path, "--checkpoint")
-
-
 def _proof_progress(n: int, level: int, quiet: bool) -> Callable[[Any], None]:
     """A line on standard error at most every 10 s while cubes remain (none when quiet)."""
     last_shown = [0.0]
@@ -337,17 +327,6 @@ def _dp_progress(n: int, quiet: bool) -> Callable[[dict], None]:
         )
 
     return show
-
-
-def _dp_checkpoint_folder(path: str) -> None:
-    """The row DP keeps its checkpoint in a folder (its tables are files): make it, or
-    say clearly why not."""
-    if Path(path).exists() and not Path(path).is_dir():
-        raise InvalidInstance(f"--checkpoint {path}: the row DP keeps its checkpoint in a folder, and this is a file", "checkpoint")
-    try:
-        Path(path).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InvalidInstance(f"--checkpoint {path}: the folder cannot be made ({exc.strerror or exc})", "checkpoint") from None
 
 
 def _cancel_on_interrupt(budget: Budget, what: str = "the cubes (every refuted cube is in the checkpoint)") -> Callable[[int], None]:
@@ -405,10 +384,10 @@ def prove(
         by_dp = _proof_by_dp(method, n, certified)
         if by_dp:
             path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}-rowdp"
-            _dp_checkpoint_folder(path)
+            dp_checkpoint_folder(path, given=checkpoint is not None)
         else:
             path = checkpoint or f"puzzlelab-out/proofs/hexagon-n{n}-level{level}-raw{raw}{'-certified' if certified else ''}.json"
-            _checkpoint_folder(path)
+            checkpoint_folder(path, given=checkpoint is not None)
     run_budget = Budget(budget)
     options = dict(
         level=level, depth=depth, workers=workers or None, split_conflicts=split_conflicts or None, screen=screen, screen_conflicts=screen_conflicts,
@@ -429,9 +408,9 @@ def prove(
             report = run_in_thread(work, interrupt)
         except ValueError as exc:
             fail(str(exc))
-        if store and report.record is not None:
+        typer.echo(json.dumps(report.to_dict()) if as_json else report.message)
+        if store and report.record is not None:  # after the answer: a store that fails costs an error line, not the proof
             Store().add(PUZZLE.name, str(n), report.record, PUZZLE.sense)
-    typer.echo(json.dumps(report.to_dict()) if as_json else report.message)
     raise typer.Exit(EXIT_OK if report.settled else EXIT_NO_ANSWER)
 
 

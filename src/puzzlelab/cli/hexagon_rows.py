@@ -18,7 +18,8 @@ from typing import Annotated, Optional
 import typer
 
 from puzzlelab.cli.errors import user_errors
-from puzzlelab.core.inputs import check_output_path, read_text_file
+from puzzlelab.core.files import check_output_file, write_output
+from puzzlelab.core.inputs import read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
 
 __all__ = ["rows"]
@@ -37,6 +38,11 @@ def _read(path: str):
         raise InvalidInstance(f"store file {path}: {exc}", "file") from None
 
 
+def _is_row3(head: bytes) -> bool:
+    """A row3 store (its first line says so): a file `build --out` may replace."""
+    return head.startswith(b"# row3 level=")
+
+
 def rows(
     action: Annotated[str, typer.Argument(help="build, count, rebuild, mine or show.")],
     target: Annotated[str, typer.Argument(help="build: the order N; else the store file.")],
@@ -47,6 +53,7 @@ def rows(
     into: Annotated[Optional[str], typer.Option(help="build: merge into this store (and write it to --out).")] = None,
     limit: Annotated[int, typer.Option(help="rebuild/mine: at most this many grids.")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    force: Annotated[bool, typer.Option(help="build: let --out replace a file that is not a row3 store.")] = False,
 ) -> None:
     """The row3 store: build it from the row DP's grids, count and rebuild grids from
     it (every grid checked), mine new chunks by turning grids, show its size.
@@ -66,7 +73,7 @@ def rows(
                 raise InvalidInstance(f"level: expected 1..6, got {level}", "level")
             if out is None:
                 raise InvalidInstance("out: expected the store file to write (--out FILE)", "out")
-            check_output_path(out, "out")
+            check_output_file(out, "--out", force=force, recognise=_is_row3)
         elif action != "show" and (n is None or not 1 <= n <= 200):
             raise InvalidInstance("n: expected the order of the hexagon, 1..200, after the store file", "n")
         if action in ("build", "count", "rebuild", "mine") and (penalty is None or penalty < 0):
@@ -86,7 +93,10 @@ def rows(
         store = from_array(order, level, array)
         if base is not None:
             store.merge(base)
-        size = store.write(out)
+        text = store.text()
+        with user_errors():
+            write_output(out, text, "--out", force=force, recognise=_is_row3)
+        size = len(text.encode())
         explicit = sum(len(format_grid(order, g)) + 2 for g in grids)
         report |= {"grids": len(grids), "explicit_bytes": explicit, "entries": len(store.chunks), "bytes": size}
     elif action == "show":

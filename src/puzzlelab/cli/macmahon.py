@@ -7,6 +7,7 @@ codes and Ctrl-C go through `cli.errors` and `cli.common`, as for every verb."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -14,7 +15,7 @@ import typer
 
 from puzzlelab.cli.common import read_back_note, run_interruptibly, store_result
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, out, user_errors
-from puzzlelab.core.inputs import check_output_path
+from puzzlelab.core.files import check_output_file, write_output
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Result
 from puzzlelab.puzzles.macmahon import PUZZLE
@@ -42,6 +43,7 @@ def count_command(
     checkpoint: Annotated[str, typer.Option(help="File keeping finished subtrees; rerun to resume.")] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     store: Annotated[bool, typer.Option(help="Keep the verified count in the records store.")] = True,
+    force: Annotated[bool, typer.Option(help="Let --list replace a file that puzzlelab did not write.")] = False,
 ) -> None:
     """Count every solution, and the classes up to each symmetry group.
 
@@ -61,8 +63,9 @@ def count_command(
             raise InvalidInstance(f"--list-group: expected full, board, rotations, colours or custom, got {list_group!r}", "list_group")
         if not symmetry and (group or list_file is not None):
             raise InvalidInstance("--no-symmetry counts the total only; drop --group / --list", "symmetry")
+        protect = [(instance, "the instance file"), (checkpoint, "the --checkpoint file")]
         if list_file is not None:
-            check_output_path(list_file, "--list")
+            check_output_file(list_file, "--list", force=force, protect=protect, recognise=_is_representatives)
         inst = _with_border(PUZZLE.load(instance), border)
         run_budget = Budget(budget)
         collected: list = []
@@ -73,16 +76,20 @@ def count_command(
             return PUZZLE.check(inst, result)
 
         result = run_interruptibly(work, run_budget)
-        written = 0 if list_file is None else _write_representatives(inst, collected, list_file)
+        lines = None if list_file is None else _representative_lines(inst, collected)
+        report = _count_report(inst, result, symmetry)
+        if list_file is not None:
+            report["listed"] = {"file": str(list_file), "group": list_group, "classes": len(lines)}
+        # The verified count is printed first: a list or a store that cannot be written
+        # afterwards costs its own error line, not the count.
+        if as_json:
+            out.print_json(json.dumps(report, default=str), indent=None)
+        else:
+            _print_count(report, result)
+        if list_file is not None:
+            write_output(list_file, "".join(lines), "--list", force=force, protect=protect, recognise=_is_representatives)
         if store:
             store_result(PUZZLE, inst, result)
-    report = _count_report(inst, result, symmetry)
-    if list_file is not None:
-        report["listed"] = {"file": str(list_file), "group": list_group, "classes": written}
-    if as_json:
-        out.print_json(json.dumps(report, default=str), indent=None)
-    else:
-        _print_count(report, result)
     if not report["complete"]:
         raise typer.Exit(EXIT_NO_ANSWER)
 
@@ -96,17 +103,22 @@ def _with_border(inst: Instance, border: Optional[str]) -> Instance:
     return parse_instance(fields)
 
 
-def _write_representatives(inst: Instance, grids: list, path: Path) -> int:
-    """Write one class representative a line, each checked by the checker first."""
-    written = 0
-    with open(path, "w") as fh:
-        for grid in grids:
-            colours, why = check_placement(inst, grid)
-            if colours is None:
-                raise WrongAnswer(f"class representative rejected by the checker: {why}")
-            fh.write(json.dumps(grid) + "\n")
-            written += 1
-    return written
+def _representative_lines(inst: Instance, grids: list) -> list[str]:
+    """One class representative a JSON line, each checked by the checker first."""
+    lines = []
+    for grid in grids:
+        colours, why = check_placement(inst, grid)
+        if colours is None:
+            raise WrongAnswer(f"class representative rejected by the checker: {why}")
+        lines.append(json.dumps(grid) + "\n")
+    return lines
+
+
+def _is_representatives(head: bytes) -> bool:
+    """A file of `--list` lines (each a grid: a JSON list of lists of numbers), as this
+    verb writes them: one it may replace."""
+    first = head.split(b"\n", 1)[0]
+    return bool(re.fullmatch(rb"\[\[[0-9, \[\]]*\]\]", first))
 
 
 def _count_report(inst: Instance, result: Result, symmetry: bool) -> dict[str, Any]:

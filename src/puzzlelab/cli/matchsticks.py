@@ -20,6 +20,7 @@ import typer
 
 from puzzlelab.cli.common import bounded_range
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, fail, user_errors
+from puzzlelab.core.files import check_output_file, check_output_folder, write_output
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.core.store import Store, StoreError
@@ -133,8 +134,6 @@ def _one_by_one(instances, method, options, budget):
 def _print_row(instance, result, seconds, column, published, store, as_json):
     """Print one table row (storing a verified result); returns (missing, same, compared)."""
     missing = same = compared = 0
-    if store and result.verified:
-        Store().add(PUZZLE.name, PUZZLE.instance_key(instance), result, PUZZLE.sense)
     ref = published.get(instance.n, {}).get(column)
     mark = ""
     if result.value is None:
@@ -153,6 +152,8 @@ def _print_row(instance, result, seconds, column, published, store, as_json):
         value = "-" if result.value is None else str(result.value)
         typer.echo(f"{instance.n:>3} {value:>6} {result.status.value:<9} {'' if ref is None else ref:>15} {mark:>5} {seconds:>9.2f}  {result.stats.get('nodes', '')}")
     sys.stdout.flush()
+    if store and result.verified:  # after the row: a store that fails costs an error line, not the answer
+        Store().add(PUZZLE.name, PUZZLE.instance_key(instance), result, PUZZLE.sense)
     return missing, int(same), compared
 
 
@@ -199,6 +200,7 @@ def records(
     n: Annotated[str, typer.Option("--n", help="Values of n to show: a number, a range 47..63, or a list.")] = f"0..{MAX_N}",
     svg: Annotated[Optional[Path], typer.Option(help="Also write each record's drawing to this folder as matchsticks-nN-record.svg.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per record (its squares included).")] = False,
+    force: Annotated[bool, typer.Option(help="Let --svg replace files that puzzlelab did not write.")] = False,
 ) -> None:
     """Show the answers found here with fewer matches than A294249's published best
     known values (upper bounds, not proofs), each re-verified by the checker on load,
@@ -208,7 +210,6 @@ def records(
              puzzlelab matchsticks records --n 56 --svg out/
     """
     from puzzlelab.puzzles.matchsticks.records import shipped_records
-    from puzzlelab.puzzles.matchsticks.render import render_svg, render_text
 
     with user_errors():
         values = set(bounded_range(n, "--n", 0, MAX_N))
@@ -217,11 +218,24 @@ def records(
     except ValueError as exc:
         fail(f"shipped records: {exc}")
     chosen = [held[k] for k in sorted(held) if k in values]
-    if svg is not None:
-        try:
-            svg.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            fail(f"--svg: cannot make the folder {svg}: {exc.strerror}")
+    with user_errors():
+        if svg is not None:
+            check_output_folder(svg, "--svg")
+            try:
+                svg.mkdir(exist_ok=True)
+            except OSError as exc:
+                fail(f"--svg: cannot make the folder {svg}: {exc.strerror}")
+            for row in chosen:
+                check_output_file(svg / f"matchsticks-n{row['n']}-record.svg", "--svg", force=force)
+        _show_records(chosen, svg, as_json, force)
+    if not as_json:
+        typer.echo(f"{len(chosen)} new record{'s' if len(chosen) != 1 else ''} of {len(held)} shipped")
+
+
+def _show_records(chosen: list[dict], svg: Optional[Path], as_json: bool, force: bool) -> None:
+    """Print each record (drawn, or as JSON), and write its picture into `svg`."""
+    from puzzlelab.puzzles.matchsticks.render import render_svg, render_text
+
     for row in chosen:
         solution = {"roam": 0, "squares": row["squares"]}
         if as_json:
@@ -233,9 +247,7 @@ def records(
             typer.echo("")
         if svg is not None:
             caption = f"n={row['n']}: {row['value']} matches (published {row['published']})"
-            (svg / f"matchsticks-n{row['n']}-record.svg").write_text(render_svg(row["n"], solution, caption), encoding="utf-8")
-    if not as_json:
-        typer.echo(f"{len(chosen)} new record{'s' if len(chosen) != 1 else ''} of {len(held)} shipped")
+            write_output(svg / f"matchsticks-n{row['n']}-record.svg", render_svg(row["n"], solution, caption), "--svg", force=force, kind="svg")
 
 
 def improve(
@@ -251,6 +263,7 @@ def improve(
     budget: Annotated[float, typer.Option(help="Seconds allowed in all.", min=0)] = 600.0,
     out_file: Annotated[Optional[Path], typer.Option("--out", help="Write the answer (JSON squares) here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    force: Annotated[bool, typer.Option(help="Let --out replace a file that puzzlelab did not write.")] = False,
 ) -> None:
     """Try to lower an answer's match count by re-placing groups of squares exactly, all
     others held (large-neighbourhood search; how a(56) <= 1216 was found). The answer is
@@ -261,14 +274,14 @@ def improve(
              puzzlelab matchsticks improve 54 --ladder 6 --related 0 --width 15
              puzzlelab matchsticks improve 54 --ladder 12 --ladder-shape pairs --ladder-sides ddl --related 0
     """
-    from puzzlelab.core.inputs import check_output_path
     from puzzlelab.puzzles.matchsticks.lns import related_search, sweep_bands
     from puzzlelab.puzzles.matchsticks.model import Instance
     from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
     with user_errors():
+        protect = [(start, "the --start file")]
         if out_file is not None:
-            check_output_path(out_file, "--out")
+            check_output_file(out_file, "--out", force=force, protect=protect)
         origin, squares = _improve_start(n, start, ladder, (ladder_shape, ladder_sides), budget)
     before = verify_solution(Instance(n), {"roam": 0, "squares": squares}).value
     limit = Budget(budget)
@@ -286,15 +299,23 @@ def improve(
     published = published_table()[n]["best_known"]
     report = {"n": n, "start": origin, "before": before, "value": verdict.value, "published": published, "improvements": outcome.improvements,
               "nodes": outcome.nodes, "seconds": round(seconds, 2), **work, "squares": outcome.squares}
-    if out_file is not None:
-        out_file.write_text(json.dumps({"roam": 0, "squares": outcome.squares}) + "\n", encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(report))
-        return
-    mark = "below it: a new record (verified)" if verdict.value < published else ("equal" if verdict.value == published else "above it")
-    done = f"{work['moves']} moves of {related} related sizes" if related else f"{work['complete_bands']} of {work['bands']} bands of {width} searched to the end"
-    typer.echo(f"n={n}: {before} -> {verdict.value} matches (start: {origin}); published {published}: {mark}")
-    typer.echo(f"{outcome.improvements} improvements, {done}, {outcome.nodes:,} nodes, {seconds:.1f} s")
+    else:
+        _print_improvement(report, related, width)
+    if out_file is not None:
+        with user_errors():
+            answer = {"roam": 0, "squares": outcome.squares, "written_by": "puzzlelab"}
+            write_output(out_file, json.dumps(answer) + "\n", "--out", force=force, protect=protect)
+
+
+def _print_improvement(report: dict, related: int, width: int) -> None:
+    """`improve`'s two lines: the match counts beside the published one, and the work."""
+    value, published = report["value"], report["published"]
+    mark = "below it: a new record (verified)" if value < published else ("equal" if value == published else "above it")
+    done = f"{report['moves']} moves of {related} related sizes" if related else f"{report['complete_bands']} of {report['bands']} bands of {width} searched to the end"
+    typer.echo(f"n={report['n']}: {report['before']} -> {value} matches (start: {report['start']}); published {published}: {mark}")
+    typer.echo(f"{report['improvements']} improvements, {done}, {report['nodes']:,} nodes, {report['seconds']:.1f} s")
 
 
 def _improve_start(n: int, start: Optional[Path], ladder: Optional[int], shape_sides: tuple[str, str], budget: float) -> tuple[str, list[list[int]]]:

@@ -11,6 +11,7 @@ import typer
 
 from puzzlelab.cli.common import bounded_range
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, fail, out, user_errors
+from puzzlelab.core.files import check_output_file, check_output_folder, is_stream
 from puzzlelab.core.inputs import check_output_path
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.puzzles.tiling.contest import MODES, PracticeContest
@@ -40,13 +41,14 @@ def table_command(
     ray); every tiling is rebuilt and verified before its line is printed.
 
     With --out FILE the rows are computed one m at a time and each is appended to FILE
-    (an OEIS b-file's layout, `m n T`) once verified; run it again to resume.
+    (an OEIS b-file's layout, `m n T`) once verified; run it again to resume. With
+    --out - (or /dev/stdout) the rows stream to standard output as they are verified.
 
     Example: puzzlelab tiling table --m 1..15 --n 1..100
     Example: puzzlelab tiling table --m 16..20 --n 16..100 --out a219158.txt
     """
     from puzzlelab.core.parallel import BACKENDS
-    from puzzlelab.puzzles.tiling.a219158 import read_table_file
+    from puzzlelab.puzzles.tiling.a219158 import read_table_file, start_table_file
     from puzzlelab.puzzles.tiling.dp import DPStopped  # the DP's numba kernels: only for this verb
     from puzzlelab.puzzles.tiling.rectangles import table_rows
 
@@ -59,8 +61,10 @@ def table_command(
         if backend not in BACKENDS:
             raise InvalidInstance(f"backend: expected one of {', '.join(BACKENDS)}, got {backend!r}", "backend")
         if out_file is not None:
-            check_output_path(Path(out_file), "--out")
+            # a table file is resumed, never replaced: any file may be it, its lines say
+            check_output_file(out_file, "--out", recognise=lambda head: True)
             done = read_table_file(out_file)
+            start_table_file(out_file)
         try:
             if out_file is not None:
                 rows = _resume_rows(ms, ns, done, out_file, budget=budget, max_memory_mb=max_memory_mb, workers=workers or None,
@@ -76,6 +80,8 @@ def table_command(
             raise  # user_errors: exit 3
         except RuntimeError as exc:  # the ray backend is not installed or not reachable
             fail(str(exc))
+        if out_file is not None and is_stream(out_file):
+            return  # the rows went to standard output as they were verified
         out.print("m\tn\tT", markup=False)
         for row in rows:
             out.print(f"{row[0]}\t{row[1]}\t{row[2]}" if isinstance(row, tuple) else f"{row.m}\t{row.n}\t{row.squares}", markup=False)
@@ -167,13 +173,15 @@ def contest_command(
 
 def contest_folder(save_dir: str) -> Path:
     """The folder `contest` saves puzzles and its log in, made and checked before the
-    first puzzle is fetched (a file in the way, a folder that cannot be made or
-    written: a one-line error, and no puzzle of the contest is lost)."""
+    first puzzle is fetched (a file in the way, a folder in one that does not exist, a
+    folder that cannot be made or written: a one-line error, and no puzzle of the
+    contest is lost)."""
     folder = Path(save_dir)
     if folder.exists() and not folder.is_dir():
         raise InvalidInstance(f"--save-dir {folder}: is a file; expected a folder", "save_dir")
+    check_output_folder(folder, "--save-dir")  # made inside a folder that exists, never from the root up
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
     except OSError as exc:
         raise InvalidInstance(f"--save-dir {folder}: cannot be made ({exc.strerror or exc})", "save_dir") from None
     check_output_path(folder / "contest-log.jsonl", "--save-dir")

@@ -15,6 +15,8 @@ from rich.table import Table
 
 from puzzlelab.cli.common import store_result
 from puzzlelab.cli.errors import EXIT_BAD_INPUT, EXIT_NO_ANSWER, err, out, user_errors
+from puzzlelab.core.files import check_output_folder, write_output
+from puzzlelab.core.lifeline import preexec_die_with_parent
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.records_check import checked_best
 from puzzlelab.core.store import Store
@@ -66,7 +68,7 @@ def records(
 
 
 def tour(
-    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the pictures.")] = Path("puzzlelab-out/tour"),
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Folder for the pictures (default: puzzlelab-out/tour).")] = None,
     budget: Annotated[Optional[float], typer.Option(help="Seconds per puzzle (default: each puzzle's tour budget).")] = None,
     store: Annotated[bool, typer.Option(help="Keep the verified results in the records store.")] = True,
     warm_up: Annotated[bool, typer.Option("--warm-up", help="Also compile the kernels the tour does not reach (make install does this once).")] = False,
@@ -79,7 +81,14 @@ def tour(
     if not REGISTRY:
         out.print("no puzzles registered yet")
         return
-    out_dir.mkdir(parents=True, exist_ok=True)
+    with user_errors():
+        if out_dir is not None:
+            check_output_folder(out_dir, "--out")
+        out_dir = out_dir or Path("puzzlelab-out/tour")
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InvalidInstance(f"--out {out_dir}: the folder cannot be made ({exc.strerror or exc})", "out") from None
     failures = 0
     for puzzle in REGISTRY.values():
         try:
@@ -88,9 +97,6 @@ def tour(
                 seconds = puzzle.tour_budget if budget is None else budget
                 result = puzzle.solve(instance, budget=seconds)
                 picture = out_dir / f"{puzzle.name}.svg"
-                picture.write_text(puzzle.render_svg(instance, result))
-                if store and result.verified:
-                    store_result(puzzle, instance, result)
                 check = "verified" if result.verified else f"NOT verified: {result.verdict.message if result.verdict else ''}"
                 out.print(
                     f"{puzzle.name:<12} {puzzle.tour_instance:<16} {puzzle.value_name} {result.value} "
@@ -98,6 +104,9 @@ def tour(
                     markup=False,
                 )
                 failures += not result.verified
+                write_output(picture, puzzle.render_svg(instance, result), "--out", kind="svg")
+                if store and result.verified:
+                    store_result(puzzle, instance, result)
         except typer.Exit:
             failures += 1
         if warm_up:
@@ -194,6 +203,6 @@ def bench(
         raise typer.Exit(EXIT_BAD_INPUT)
     for script in scripts:
         out.print(f"== {script}")
-        code = subprocess.call([sys.executable, str(script)])
+        code = subprocess.call([sys.executable, str(script)], preexec_fn=preexec_die_with_parent)  # ends with this command
         if code:
             raise typer.Exit(code)

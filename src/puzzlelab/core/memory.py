@@ -3,9 +3,11 @@ fit, instead of dying with MemoryError or taking the machine).
 
 The one place that asks the system: the machine's memory (or its container's, cgroup v2
 `memory.max`, when lower), what is available now (Linux's MemAvailable, or the
-container's limit less its use), and a job's own bound where a `Budget` states one
-(`Budget.memory_bytes`, the service's per-job limit). Each puzzle estimates what its
-method needs and compares it with these figures.
+container's limit less its use), and a run's own bound: the one a `Budget` states
+(`Budget.memory_bytes`: the service's per-job limit, the CLI's `--memory-mb`), else
+half of the machine's memory, so that no option of one run, at its documented
+maximum, takes the whole machine. Each puzzle estimates what its method needs and
+compares it with these figures before it allocates.
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
 
-__all__ = ["machine_memory", "machine_available", "share_of_machine", "available_to", "format_bytes", "require_memory"]
+__all__ = ["DEFAULT_SHARE", "machine_memory", "machine_available", "share_of_machine", "available_to", "format_bytes", "require_memory"]
 
 _FALLBACK = 8 * 10**9  # where the system says nothing
+# Of the machine's memory, what one run may take when nothing states a bound (the
+# tiling and matchsticks limits take the same share).
+DEFAULT_SHARE = 0.5
 
 
 def _read(path: str) -> str | None:
@@ -68,11 +73,14 @@ def share_of_machine(budget: Any, share: float) -> int:
 
 
 def available_to(budget: Any = None) -> tuple[int, str]:
-    """(bytes, 'allowed' or 'available'): the budget's bound, else what is available now."""
+    """(bytes, what they are) one run may take: the budget's bound where it states one
+    (the service's job limit, the CLI's --memory-mb), else DEFAULT_SHARE of the
+    machine's memory; never more than is available now. `what` says which, for a
+    message: 'allowed', 'allowed (half of this machine's memory)' or 'available'."""
     bound = getattr(budget, "memory_bytes", None)
-    if bound:
-        return int(bound), "allowed"
-    return machine_available(), "available"
+    allowed, kind = (int(bound), "allowed") if bound else (int(machine_memory() * DEFAULT_SHARE), "allowed (half of this machine's memory)")
+    available = machine_available()
+    return (allowed, kind) if allowed <= available else (available, "available")
 
 
 def format_bytes(nbytes: float) -> str:
@@ -86,8 +94,8 @@ def format_bytes(nbytes: float) -> str:
 
 def require_memory(nbytes: float, what: str, budget: Any = None, field: str = "instance") -> None:
     """InvalidInstance (413, as for an instance over the size limits) saying what needs
-    how much, when `nbytes` does not fit, e.g. 'beam width 10000000 on order 27: needs
-    110 GB, more than the 20 GB available'."""
+    how much, when `nbytes` does not fit `available_to(budget)`, e.g. 'beam width
+    10000000 on order 27: needs 17.3 GB, more than the 4.0 GB allowed'."""
     allowed, kind = available_to(budget)
     if nbytes > allowed:
         raise InvalidInstance(f"{what}: needs {format_bytes(nbytes)}, more than the {format_bytes(allowed)} {kind}", field, 413)

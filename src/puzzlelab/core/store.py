@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import quote
 
 from puzzlelab.core.result import Result, Status, _json_default
 
@@ -50,6 +51,10 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE INDEX IF NOT EXISTS results_by_instance ON results (puzzle, instance);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 """
+
+
+# The columns every records store has had (schema 1 on): a database without them is another program's.
+_RECORD_COLUMNS = {"id", "puzzle", "instance", "sense", "value", "status", "method", "solution", "verdict", "created"}
 
 
 class StoreError(RuntimeError):
@@ -113,11 +118,38 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"records store {self.path}: cannot create its folder: {exc}") from exc
+        self._refuse_foreign()
         with self.connect() as db:
             db.execute("PRAGMA journal_mode=WAL")  # persistent: stored in the file
             db.executescript(_SCHEMA)
             _add_instance_column(db)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def _refuse_foreign(self) -> None:
+        """StoreError, with the file left untouched, when the file is an SQLite database
+        of another program: its tables are read through a read-only connection before
+        anything writes (switching to WAL writes the file's header)."""
+        try:
+            if not self.path.is_file() or self.path.stat().st_size == 0:
+                return  # a new store
+        except OSError:
+            return  # the write connection says what is wrong
+        uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+        db = None
+        try:
+            db = sqlite3.connect(uri, uri=True, timeout=self.timeout)
+            tables = {name: {row[1] for row in db.execute(f"PRAGMA table_info({name!r})")} for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(self._explain(exc)) from exc
+        finally:
+            if db is not None:
+                db.close()
+        if tables and not _RECORD_COLUMNS <= tables.get("results", set()):
+            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            raise StoreError(
+                f"records store {self.path}: an SQLite database of another program (tables: {shown}), not a records store; "
+                "it was left untouched: set PUZZLELAB_DB to another file"
+            )
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:

@@ -27,11 +27,13 @@ from __future__ import annotations
 import json
 import logging
 import multiprocessing as mp
+import os
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from puzzlelab.core.inputs import check_text
+from puzzlelab.core.lifeline import die_with_parent
 from puzzlelab.core.parallel.memory import limit_process_memory
 from puzzlelab.core.puzzle import InvalidInstance, Method, Puzzle
 from puzzlelab.core.result import format_bytes
@@ -129,9 +131,10 @@ def load_instance(puzzle: Puzzle, spec: Any) -> tuple[Any, str, Any]:
         raise _unexpected(puzzle, "parse", exc) from None
 
 
-def _verify_grid_here(conn: Connection, puzzle_name: str, instance_json: Any, memory_bytes: int | None) -> None:
+def _verify_grid_here(conn: Connection, puzzle_name: str, instance_json: Any, memory_bytes: int | None, parent_pid: int | None = None) -> None:
     """The child process of `check_given_grid`: the verdict (or the error) goes back
-    through `conn` as a tuple of plain values."""
+    through `conn` as a tuple of plain values; it ends with the service, however that ends."""
+    die_with_parent(parent_pid)
     if memory_bytes is not None:
         limit_process_memory(memory_bytes)
     try:
@@ -155,7 +158,7 @@ def check_given_grid(
         return
     ctx = mp.get_context(start_method)
     reader, writer = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_verify_grid_here, args=(writer, puzzle.name, instance_json, memory_bytes), daemon=True)
+    child = ctx.Process(target=_verify_grid_here, args=(writer, puzzle.name, instance_json, memory_bytes, os.getpid()), daemon=True)
     child.start()
     writer.close()
     try:

@@ -28,6 +28,7 @@ import time
 import uuid
 from typing import Any
 
+from puzzlelab.core.lifeline import start_fork_server
 from puzzlelab.core.parallel import Answer, Failure, Outcome, Task, WorkerPool, accept
 from puzzlelab.core.puzzle import WrongAnswer
 from puzzlelab.core.result import Result, _json_default, format_bytes
@@ -86,11 +87,10 @@ class JobRunner:
     def start(self) -> None:
         self.open_jobs()
         if self.start_method == "forkserver":
-            import multiprocessing as mp
-
             # Workers fork from a server that has already imported every puzzle and the
-            # heavy solver libraries, so a job's budget is not spent importing them.
-            mp.set_forkserver_preload(["puzzlelab.service.worker", *SOLVER_LIBRARIES])
+            # heavy solver libraries, so a job's budget is not spent importing them; it
+            # (and so every worker) ends with the service however the service ends.
+            start_fork_server(["puzzlelab.service.worker", *SOLVER_LIBRARIES])
         self._pool = WorkerPool(
             self.workers, grace=self.grace, grace_share=GRACE_SHARE, start=self.start_method, memory_bytes=self.memory_bytes
         )

@@ -39,6 +39,7 @@ from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.inputs import shown
+from puzzlelab.core.lifeline import die_with_parent
 from puzzlelab.core.parallel.memory import group_memory, limit_process_memory
 from puzzlelab.core.parallel.tasks import Event, Outcome, Task, default_workers
 from puzzlelab.core.result import Budget
@@ -82,13 +83,16 @@ _GROUP_ENV = "PUZZLELAB_WORKER_GROUP"
 MEMORY_POLL_SECONDS = 0.25
 
 
-def _worker_main(conn: Connection, memory_bytes: int | None = None) -> None:
+def _worker_main(conn: Connection, memory_bytes: int | None = None, parent_pid: int | None = None) -> None:
     """Worker loop: receive (task, budget_seconds), run it, send back the outcome.
 
-    A top-level worker leads its own process group, and the processes its task starts
-    (a portfolio's own pool, a service job's eight orientations) stay in that group, so
+    The worker dies with the pool's process however that ends (`core.lifeline`: a
+    SIGKILL or SIGTERM to the parent alone no longer leaves it running). A top-level
+    worker leads its own process group, and the processes its task starts (a
+    portfolio's own pool, a service job's eight orientations) stay in that group, so
     stopping the worker stops them all (`_Worker.kill` signals the group). With
     `memory_bytes` the worker limits its memory before its first task."""
+    die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if hasattr(os, "setpgid") and not os.environ.get(_GROUP_ENV):
         os.setpgid(0, 0)
@@ -121,7 +125,7 @@ class _Worker:
     def __init__(self, ctx: mp.context.BaseContext, memory_bytes: int | None = None):
         self.conn, child_conn = ctx.Pipe()
         # Not daemonic: a task may start processes of its own (see _worker_main).
-        self.process = ctx.Process(target=_worker_main, args=(child_conn, memory_bytes), daemon=False)
+        self.process = ctx.Process(target=_worker_main, args=(child_conn, memory_bytes, os.getpid()), daemon=False)
         # A forked child whose garbage collector walks the inherited heap copies every
         # page it touches; freezing first keeps the parent's objects out of its sight.
         gc.freeze()

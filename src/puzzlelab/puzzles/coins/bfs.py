@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzlelab.core.files import check_output_folder, write_atomic
 from puzzlelab.core.inputs import is_whole
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank_many
@@ -252,9 +253,7 @@ class LevelArrayRun:
         self._save_state()
 
     def _save_state(self, text: str | None = None) -> None:
-        tmp = self.state_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.state, indent=1) if text is None else text)
-        os.replace(tmp, self.state_path)
+        write_atomic(self.state_path, json.dumps(self.state, indent=1) if text is None else text, "workdir checkpoint", "workdir")
 
     # ------------------------------------------------------------ search
     def level_of(self, board: int) -> int:
@@ -418,7 +417,7 @@ def run_bfs(
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bfs", bound=0)
     temporary = not workdir
-    folder = Path(tempfile.mkdtemp(prefix="coins-bfs-")) if temporary else Path(workdir)
+    folder = Path(tempfile.mkdtemp(prefix="coins-bfs-")) if temporary else check_output_folder(workdir, "workdir")
     start = Start(instance.width, instance.height, instance.start, instance.font, instance.start_glyph)
     limit = int(max_memory_gb * 1e9) if max_memory_gb else budget.memory_bytes  # 0: the bound the caller states, if any
     run = None

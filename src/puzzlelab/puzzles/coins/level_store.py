@@ -23,6 +23,7 @@ stays exact (bfs.py recounts the two levels after a resume). The callback -- wri
 
 from __future__ import annotations
 
+import errno
 import mmap
 import os
 import threading
@@ -31,6 +32,7 @@ from typing import Callable
 
 import numpy as np
 
+from puzzlelab.core.files import WriteFailed
 from puzzlelab.puzzles.coins.level_array import DIRTY_SHIFT
 
 __all__ = ["LevelStore", "STORAGES"]
@@ -59,6 +61,7 @@ class LevelStore:
         self._writer_error: BaseException | None = None
         self._fd = os.open(self.path, os.O_RDWR)
         if storage == "memmap":
+            self._reserve(create)
             self._map = None
             self.array = np.memmap(self.path, dtype=np.uint8, mode="r+", shape=(nbytes,))
         else:
@@ -68,6 +71,22 @@ class LevelStore:
             self.array = np.frombuffer(self._map, dtype=np.uint8)
             if not create:
                 self._load()
+
+    def _reserve(self, created: bool) -> None:
+        """Reserve the mapped file's blocks on the disk: a page written through the map
+        that the disk cannot back would end the process with SIGBUS; a disk too small
+        is refused here instead, in one line."""
+        if not hasattr(os, "posix_fallocate"):  # pragma: no cover - not Linux
+            return
+        try:
+            os.posix_fallocate(self._fd, 0, self.nbytes)
+        except OSError as exc:
+            if exc.errno in (errno.EOPNOTSUPP, errno.EINVAL):  # a file system without it: as before
+                return
+            os.close(self._fd)
+            if created:
+                self.path.unlink(missing_ok=True)
+            raise WriteFailed(f"workdir {self.path}: the level array of {self.nbytes:,} bytes does not fit on the disk ({exc.strerror})", "workdir") from None
 
     def _load(self) -> None:
         view = memoryview(self._map)

@@ -54,6 +54,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from puzzlelab.core.files import write_atomic
 from puzzlelab.core.inputs import is_whole
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank
@@ -220,12 +221,7 @@ class TwoBitRun:
         return state if same else None
 
     def _save_state(self) -> None:
-        tmp = self.state_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.state, indent=1))
-        if self.sync:
-            with open(tmp, "rb") as fh:
-                os.fsync(fh.fileno())
-        os.replace(tmp, self.state_path)
+        write_atomic(self.state_path, json.dumps(self.state, indent=1), "workdir checkpoint", "workdir")
 
     def _begin(self) -> None:
         r = int(rank(np.uint64(self.start.board)))

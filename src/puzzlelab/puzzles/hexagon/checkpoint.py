@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from puzzlelab.core.files import write_atomic
 from puzzlelab.core.inputs import is_finite
 
 __all__ = ["Checkpoint", "CHECKPOINT_VERSION"]
@@ -72,12 +73,7 @@ class Checkpoint:
         data.update(cubes=self.cubes, refuted=sorted(self.refuted), screened=self.screened, proven=self.proven)
         if self.certificates:
             data["certificates"] = {c: v for c, v in self.certificates.items() if c in self.refuted}
-        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        try:
-            tmp.write_text(json.dumps(data))
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise ValueError(f"checkpoint {self.path}: cannot be written ({exc.strerror or exc})") from None
+        write_atomic(self.path, json.dumps(data), "checkpoint", "checkpoint")
 
     def split(self, parent: str, children: list[str]) -> None:
         """Replace a cube by its extensions (which cover it), in place."""

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlelab.core.files import write_atomic
 from puzzlelab.puzzles.hexagon.model import hexagon
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
@@ -111,8 +112,9 @@ class Row3Store:
         return "\n".join(lines + sorted(_text(c) for c in self.chunks)) + "\n"
 
     def write(self, path: str | Path) -> int:
+        """Write the store to `path` atomically (`core.files`); returns its bytes."""
         data = self.text().encode()
-        Path(path).write_bytes(data)
+        write_atomic(path, data, "row3 store")
         return len(data)
 
     def _by_pair(self, n: int):

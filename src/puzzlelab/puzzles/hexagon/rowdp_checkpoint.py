@@ -1,5 +1,7 @@
 """Where the row DP keeps its tables: in memory, spilled to memory-mapped files past a
-size, or in a checkpoint folder that a later run resumes from.
+size, or in a checkpoint folder that a later run resumes from. Each file is written
+whole and atomically before it is mapped (`core.files`): a disk too small for a table
+is one line naming it, and the manifest still names the last table written.
 
 A long DP proof (n = 11 at level 2 ran 40 minutes of wall time; n = 12 at level 3 runs
 for hours) must survive a stopped session, as the cube proofs' JSON checkpoints do. The
@@ -28,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlelab.core.files import write_atomic, write_atomic_with
 from puzzlelab.core.inputs import is_whole
 
 __all__ = ["Tables", "DPCheckpoint", "CheckpointMismatch", "SPILL_BYTES"]
@@ -68,11 +71,14 @@ class Tables(list):
             weakref.finalize(self, shutil.rmtree, self.folder, True)
         out = []
         for j, array in enumerate(table):
-            mapped = np.lib.format.open_memmap(os.path.join(self.folder, f"{len(self)}-{j}.npy"), mode="w+", dtype=array.dtype, shape=array.shape)
-            mapped[...] = array
-            if self.persistent:
-                mapped.flush()
-            out.append(np.asarray(mapped))  # a plain ndarray view of the mapping, for numba
+            # Written whole (write(), then renamed), and only then mapped: a page of a
+            # mapped file that the disk cannot back ends the process with SIGBUS, where
+            # a write that does not fit is an error naming the file.
+            path = os.path.join(self.folder, f"{len(self)}-{j}.npy")
+            contiguous = np.ascontiguousarray(array)
+            write_atomic_with(path, lambda handle: np.lib.format.write_array(handle, contiguous), contiguous.nbytes + 4096,
+                              "row DP table", "checkpoint", sync=self.persistent)  # fmt: skip
+            out.append(np.asarray(np.load(path, mmap_mode="r+")))  # a plain ndarray view of the mapping, for numba
         return tuple(out)
 
     @classmethod
@@ -239,6 +245,4 @@ class DPCheckpoint:
         return self.settled is not None and self.settled["level"] <= k
 
     def _write(self) -> None:
-        temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(self.manifest, indent=1))
-        os.replace(temporary, self.path)
+        write_atomic(self.path, json.dumps(self.manifest, indent=1), "checkpoint", "checkpoint")

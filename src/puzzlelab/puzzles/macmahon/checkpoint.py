@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.files import write_atomic
 from puzzlelab.core.inputs import check_output_path, is_finite, is_whole, parse_json, read_text_file
 
 __all__ = ["load_checkpoint", "save_checkpoint", "KIND"]
@@ -63,11 +64,10 @@ def load_checkpoint(path: str | None, header: dict[str, Any], empty: dict[str, A
 
 
 def save_checkpoint(path: str | None, state: dict[str, Any]) -> None:
-    """Write `state` atomically (a temporary file, then rename)."""
+    """Write `state` atomically (`core.files.write_atomic`: a full disk is one line
+    naming the file, and the previous checkpoint is kept)."""
     if path:
-        tmp = Path(str(path) + ".tmp")
-        tmp.write_text(json.dumps(state))
-        tmp.replace(path)
+        write_atomic(path, json.dumps(state), "option --checkpoint", "checkpoint")
 
 
 def _refused(where: str, why: str) -> InvalidInstance:

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from typing import Any
+
+from puzzlelab.core.lifeline import PARENT_ENV, die_with_parent
 
 __all__ = ["highs_loaded", "ortools_loaded", "call_isolated"]
 
@@ -33,6 +36,7 @@ def call_isolated(target: str, *args: Any, timeout: float | None = None) -> Any:
     payload = json.dumps({"target": target, "args": list(args)})
     done = subprocess.run(
         [sys.executable, "-m", "puzzlelab.puzzles.macmahon.isolation"],
+        env=dict(os.environ, **{PARENT_ENV: str(os.getpid())}),
         input=payload,
         capture_output=True,
         text=True,
@@ -44,6 +48,7 @@ def call_isolated(target: str, *args: Any, timeout: float | None = None) -> Any:
 
 
 def _main() -> None:
+    die_with_parent(int(os.environ[PARENT_ENV]) if os.environ.get(PARENT_ENV, "").isdigit() else None)
     request = json.loads(sys.stdin.read())
     module, _, name = request["target"].partition(":")
     result = getattr(importlib.import_module(module), name)(*request["args"])

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
+from puzzlelab.core.files import WriteFailed, write_atomic
 from puzzlelab.core.inputs import is_whole, parse_json, read_text_file
 from puzzlelab.puzzles.matchsticks.tables import space_key
 
@@ -42,17 +43,17 @@ class Checkpoint:
 
     def check(self) -> None:
         """Before any work: a file there must be a checkpoint of this search (ValueError
-        otherwise); with none there, the nearest existing folder above must be writable."""
+        otherwise); with none there, its folder must exist and be writable."""
         if self.path is None:
             return
         if self.path.exists():
             self._read()
             return
-        folder = self.path.parent
-        while not folder.exists() and folder != folder.parent:
-            folder = folder.parent
-        if not folder.is_dir() or not os.access(folder, os.W_OK):
-            raise ValueError(f"checkpoint {self.path}: cannot be written (folder {folder} is not a writable folder)")
+        folder = self.path.parent if str(self.path.parent) else Path(".")
+        if not folder.is_dir():
+            raise ValueError(f"checkpoint {self.path}: folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise ValueError(f"checkpoint {self.path}: cannot be written (folder {folder} is not writable)")
 
     def load(self) -> bool:
         if self.path is None or not self.path.exists():
@@ -104,13 +105,10 @@ class Checkpoint:
         if not force and now - self.last_write < 2.0:
             return
         self.last_write = now
-        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(self.data))
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise ValueError(f"checkpoint {self.path}: cannot be written ({exc.strerror or exc})") from None
+            write_atomic(self.path, json.dumps(self.data), "checkpoint")
+        except WriteFailed as exc:
+            raise ValueError(str(exc)) from None
 
 
 def _check_contents(data: dict[str, Any], where: str) -> None:

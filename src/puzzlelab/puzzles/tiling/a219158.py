@@ -17,45 +17,63 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from puzzlelab.core.files import MARKER, is_stream, write_output
+from puzzlelab.core.inputs import read_text_file, shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Result, Status
 from puzzlelab.core.tables import read_tsv
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
 from puzzlelab.puzzles.tiling.verify import check_result
 
-__all__ = ["append_row", "computed_rows", "read_table_file", "squares_text", "parse_squares_text"]
+__all__ = ["start_table_file", "append_row", "computed_rows", "read_table_file", "squares_text", "parse_squares_text"]
 
 PACKAGE = "puzzlelab.puzzles.tiling"
 COMPUTED = "A219158_m16_20.tsv"
+MAX_TABLE_BYTES = 64_000_000  # a b-file of every m, n up to 1000 is about 12 MB
 
 
 def read_table_file(path: str | Path) -> dict[tuple[int, int], int]:
-    """The entries of an `m n T` file ({} when it does not exist yet)."""
+    """The entries of an `m n T` file ({} when it does not exist yet, and for standard
+    output, a device or a pipe, which hold nothing to resume from)."""
     path = Path(path)
-    if not path.exists():
+    if is_stream(path) or not path.exists():
         return {}
     if path.is_dir():
         raise InvalidInstance(f"--out {path}: is a folder; expected a file", "out")
+    if not path.is_file():
+        return {}
     entries: dict[tuple[int, int], int] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text_file(path, "--out", MAX_TABLE_BYTES).splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split()
-        if len(parts) != 3 or not all(p.isdigit() for p in parts):
-            raise InvalidInstance(f"--out {path}, line {number}: expected 'm n T' (three numbers), got {line!r}", "out")
+        if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
+            raise InvalidInstance(f"--out {path}, line {number}: expected 'm n T' (three numbers), got {shown(line)}; not a table file to resume (give another name)", "out")
         m, n, t = map(int, parts)
         entries[(m, n)] = t
     return entries
 
 
+def start_table_file(path: str | Path) -> None:
+    """Before the first row is computed: a new file (or standard output, a device)
+    gets its header line, so that a file that cannot be written (/dev/full, a full
+    disk) fails at once, and the file says what it is and who wrote it."""
+    if is_stream(path) or not Path(path).is_file() or Path(path).stat().st_size == 0:
+        header = f"# m n T: A219158, the fewest squares tiling an m x n rectangle ({MARKER})\n"
+        write_output(path, header, "--out", recognise=_any_table, append=True)
+
+
 def append_row(path: str | Path, rows: list[tuple[int, int, int]], note: str = "") -> None:
-    """Append verified entries (m, n, T) to the file, a '#' note first (provenance)."""
-    path = Path(path)
-    with path.open("a", encoding="utf-8") as out:
-        if note:
-            out.write(f"# {note}\n")
-        for m, n, t in rows:
-            out.write(f"{m} {n} {t}\n")
+    """Append verified entries (m, n, T) to the file, a '#' note first (provenance);
+    the file is rewritten whole and atomically (`core.files.write_output`)."""
+    text = (f"# {note}\n" if note else "") + "".join(f"{m} {n} {t}\n" for m, n, t in rows)
+    write_output(path, text, "--out", recognise=_any_table, append=True)
+
+
+def _any_table(head: bytes) -> bool:
+    """A table file is resumed and appended to, never replaced: `read_table_file`
+    has checked its lines."""
+    return True
 
 
 def squares_text(squares: list[tuple[int, int, int]]) -> str:

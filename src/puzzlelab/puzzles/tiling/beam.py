@@ -82,8 +82,9 @@ def beam_tiling(
     # column of a tall grid with wide margins can itself outlast the budget, though:
     # a hard stop at 1.5 times the budget (+0.5 s) ends it, and the answer is then the
     # greedy tiling (margin 0, one state: linear in the cells), never nothing.
-    if hard is None:
-        hard = Budget(None if budget is None or not budget.limited else 1.5 * budget.seconds_left() + 0.5)
+    if hard is None:  # with the budget's memory bound: the sweep's tables stay within it
+        seconds = None if budget is None or not budget.limited else 1.5 * budget.seconds_left() + 0.5
+        hard = Budget(seconds, memory_bytes=getattr(budget, "memory_bytes", None))
     try:
         count = dp.run(hard, progress, schedule=schedule)
     except DPStopped as stop:

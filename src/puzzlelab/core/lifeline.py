@@ -51,13 +51,21 @@ def _prctl_deathsig(signum: int) -> bool:
 
 
 def _alive(pid: int) -> bool:
+    """Running: a parent that was killed but not yet reaped by its own parent is a
+    zombie, and counts as gone (a child that armed its signal after that death would
+    otherwise run on)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # pragma: no cover - alive, another user's
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().decode("ascii", "replace").rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 def die_with_parent(parent_pid: int | None) -> bool:

@@ -6,7 +6,7 @@ variants measured on the finished array.
    each path rebuilt, verified by replay and compared with the published sample;
    wall and CPU time (target: under 10 minutes on one core) and peak memory (target:
    under 1.5 GB); the boards and time of every level. When a symmetry fixes the start
-   the run stores one board per orbit (symmetry.py) unless --no-symmetry.
+   the run stores one board per orbit (bfs/symmetry.py) unless --no-symmetry.
    `--threads 1,2` runs it once per thread count, one after the other (issue 23: one
    5 x 7 start in under 6 minutes of wall time on 2 cores), checks that every run
    made the same levels and the same array (SHA-256 of its bytes) and prints wall
@@ -44,7 +44,7 @@ from common import write_json
 from puzzlelab.core.rank import next_subset, unrank
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.coins import PUZZLE, model, reference
-from puzzlelab.puzzles.coins.symmetry import canonical
+from puzzlelab.puzzles.coins.bfs.symmetry import canonical
 
 
 class _ThreadClock:
@@ -85,7 +85,7 @@ class _ThreadClock:
 
 
 def _run_child(conn, start: str, workdir: str, storage: str, mode: str, symmetry: bool, threads: int, max_level: int | None) -> None:
-    from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+    from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
 
     begin = model.parse_start(start)
     font = model.fonts()[begin.font]
@@ -159,10 +159,11 @@ VARIANTS = ("push-bits-ram", "push-orbits-ram", "push-sorted-ram", "push-direct-
 
 
 def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts: list[int], variants=VARIANTS) -> list[dict]:
+    from puzzlelab.puzzles.coins.bfs.byte_array import CpuLevelKernels
+    from puzzlelab.puzzles.coins.bfs.byte_kernels import padded_length
+    from puzzlelab.puzzles.coins.bfs.byte_store import LevelStore
+    from puzzlelab.puzzles.coins.bfs.symmetry import stabilizer
     from puzzlelab.puzzles.coins.kernels import geometry, max_moves
-    from puzzlelab.puzzles.coins.level_array import CpuLevelKernels, padded_length
-    from puzzlelab.puzzles.coins.level_store import LevelStore
-    from puzzlelab.puzzles.coins.symmetry import stabilizer
 
     begin = model.parse_start(start)
     _, perms = stabilizer(begin.board, begin.width, begin.height)
@@ -215,7 +216,7 @@ def compare_variants(workdir: Path, start: str, levels_to_try: list[int], counts
 def _warm_up(workdir: Path) -> None:
     """Compile (or load from numba's cache) every kernel a run calls, on a 4 x 4 board
     with a mirror, pushing and pulling: no timed run pays for compilation."""
-    from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+    from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
 
     start = model.rows_to_mask(["o--o", "-oo-", "-oo-", "o--o"], "start")[2]
     for mode in ("push", "pull"):

@@ -30,9 +30,9 @@ from common import write_json
 
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.coins import model, reference
-from puzzlelab.puzzles.coins.bidir import ball_sizes
+from puzzlelab.puzzles.coins.bidir.search import ball_sizes
 
-BYTES_A_BOARD = 14  # hashset.py: a key of 8 bytes and a mark byte at a load of about 2/3
+BYTES_A_BOARD = 14  # bidir/hashset.py: a key of 8 bytes and a mark byte at a load of about 2/3
 
 
 def sample_5x9() -> list[tuple[str, int]]:

@@ -23,7 +23,7 @@ from common import median_seconds, write_json
 
 from puzzlelab.core.rank import rank, rank_many
 from puzzlelab.puzzles.coins import kernels, model
-from puzzlelab.puzzles.coins.bidir import ball_sizes
+from puzzlelab.puzzles.coins.bidir.search import ball_sizes
 
 
 def random_boards(width: int, height: int, coins: int, count: int, seed: int) -> np.ndarray:

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlelab.puzzles.coins import model
-from puzzlelab.puzzles.coins.bfs import LevelArrayRun
+from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
 
 SMALL_STARTS = (["o--o", "-oo-", "-oo-", "o--o"], ["o-o-o", "-o-o-", "o---o", "-----"], ["---o", "o---", "-o-o", "o-o-"])
 

@@ -2,7 +2,7 @@
 5 x 7 and on a slice of the 5 x 9 rank space, and projected to full 5 x 9 runs and to
 all 2,664 puzzles.
 
-1. Exactness: the two-bit BFS (two_bit.py) from a 5 x 7 glyph gives the same level
+1. Exactness: the two-bit BFS (bfs/two_bit.py) from a 5 x 7 glyph gives the same level
    counts as the byte array (--byte-state: a bfs state.json), per level CPU time beside.
 2. Why not levels mod 3 in a directed graph, from a finished 5 x 7 byte array
    (--byte-array): how many boards a mod-3 scan would expand (each board again every
@@ -33,8 +33,8 @@ from common import write_json
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.coins import kernels, model
-from puzzlelab.puzzles.coins.level_array import padded_length
-from puzzlelab.puzzles.coins.two_bit import OLD, TwoBitBfs, expand_two_bit, two_bit_bytes
+from puzzlelab.puzzles.coins.bfs.byte_kernels import padded_length
+from puzzlelab.puzzles.coins.bfs.two_bit import OLD, TwoBitBfs, expand_two_bit, two_bit_bytes
 
 
 def part_exactness(start: str, byte_counts: list[int] | None, byte_history: list[dict] | None, max_level: int) -> dict:
@@ -96,7 +96,7 @@ def part_mod3(byte_state: dict, byte_array: str | None, start: str) -> dict:
     out = {"mod3_expansion_factor": factor}
     print(f"levels mod 3: a scan for code L mod 3 expands {factor:.2f}x the boards of an exact BFS (5 x 7, {start})")
     if byte_array:
-        from puzzlelab.puzzles.coins.level_array import path_back
+        from puzzlelab.puzzles.coins.bfs.byte_kernels import path_back
 
         begin = model.parse_start(start)
         n, k = begin.width * begin.height, model.popcount(begin.board)
@@ -118,7 +118,7 @@ def part_mod3(byte_state: dict, byte_array: str | None, start: str) -> dict:
 
 
 def huge_page_zeros(nbytes: int) -> np.ndarray:
-    """Zeroed anonymous memory advised to use huge pages, as level_store.py's `ram`."""
+    """Zeroed anonymous memory advised to use huge pages, as bfs/byte_store.py's `ram`."""
     import mmap
 
     buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)

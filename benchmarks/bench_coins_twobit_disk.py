@@ -1,4 +1,4 @@
-"""The disk-backed two-bit BFS (two_bit_disk.py): a full 5 x 7 start checked against the
+"""The disk-backed two-bit BFS (bfs/two_bit_bfs.py): a full 5 x 7 start checked against the
 shipped optimal table, the first levels of a 5 x 9 start run whole, a measured slice of a
 middle 5 x 9 level, and projections for one 5 x 9 start on N cores and for the whole
 font on a Ray cluster (one start a node).
@@ -38,10 +38,10 @@ from common import OUT, write_json
 
 from puzzlelab.core.result import NODES, Budget
 from puzzlelab.puzzles.coins import PUZZLE, kernels, model
-from puzzlelab.puzzles.coins.layer_file import SPAN_WORDS, encode_span
+from puzzlelab.puzzles.coins.bfs.level_file import SPAN_WORDS, encode_span
+from puzzlelab.puzzles.coins.bfs.two_bit import expand_shared, two_bit_bytes
+from puzzlelab.puzzles.coins.bfs.two_bit_bfs import LEVEL_FRACTIONS, TwoBitRun, disk_estimate, memory_needed
 from puzzlelab.puzzles.coins.optimal_table import load_table
-from puzzlelab.puzzles.coins.two_bit import expand_shared, two_bit_bytes
-from puzzlelab.puzzles.coins.two_bit_disk import LEVEL_FRACTIONS, TwoBitRun, disk_estimate, memory_needed
 
 BOARDS_5X9 = math.comb(45, 13)
 

@@ -33,7 +33,7 @@ from common import write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "service")]
-os.environ.setdefault("PUZZLELAB_PLUGINS", "toy_puzzle:Toy")
+os.environ.setdefault("PUZZLELAB_PLUGINS", "support.toy_puzzle:Toy")
 
 LINES = [
     ("tried", "tried"),

@@ -4,7 +4,7 @@ run in this process, and a table of what came back: tried / ok / clear errors /
 tracebacks / false valid / false invalid / unclear / over the memory bound / hangs.
 Target: zero in every failure column. Every failure is printed with its command line
 and inputs (cut short). The inputs and the sorting are the test suite's
-(tests/fuzz_cases.py, tests/fuzz_harness.py; tests/test_fuzz_cli.py runs a sample).
+(tests/support/fuzz_cases.py, tests/support/fuzz_harness.py; tests/test_fuzz_cli.py runs a sample).
 
 Before the fuzzing, a warm-up (not counted) runs every method once on a tiny instance,
 so that numba's first compiling (cached on disk afterwards) is not taken for a hang.
@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from common import write_json  # noqa: E402
 
-from fuzz_cases import as_json, cases  # noqa: E402
-from fuzz_harness import COLUMNS, FAILURES, Report, run_cases, warm_up_cases  # noqa: E402
+from support.fuzz_cases import as_json, cases  # noqa: E402
+from support.fuzz_harness import COLUMNS, FAILURES, Report, run_cases, warm_up_cases  # noqa: E402
 
 
 def print_report(report: Report, args: argparse.Namespace, title: str, out=None) -> None:

@@ -28,8 +28,8 @@ from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.core.result import NODES, Budget  # noqa: E402
-from puzzlelab.puzzles.hexagon.beam import CACHE_BITS, beam_bytes, beam_plan, cell_order, run_kernel  # noqa: E402
-from puzzlelab.puzzles.hexagon.completion import split_sixes  # noqa: E402
+from puzzlelab.puzzles.hexagon.beam.search import CACHE_BITS, beam_bytes, beam_plan, cell_order, run_kernel  # noqa: E402
+from puzzlelab.puzzles.hexagon.completion.linear import split_sixes  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import hexagon  # noqa: E402
 from puzzlelab.puzzles.hexagon.scoring import level_penalty  # noqa: E402
 from puzzlelab.puzzles.hexagon.verify import rule_violation  # noqa: E402

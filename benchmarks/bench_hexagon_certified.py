@@ -2,8 +2,8 @@
 with at most E - published - 1 penalty edges", k = proof.proof_level: 3 for n = 4-6 and
 8-9, 4 for n = 7), run as `prove` runs them
 (the peer: trusted CaDiCaL answers, no screens) and certified (`prove --certified`:
-each cube's UNSAT with CaDiCaL's LRAT proof, checked by core/lrat.py, or with
---proof-format drat its DRAT proof, checked forwards by core/drat.py), side by side.
+each cube's UNSAT with CaDiCaL's LRAT proof, checked by core/certificates/lrat.py, or with
+--proof-format drat its DRAT proof, checked forwards by core/certificates/drat.py), side by side.
 Per order: cubes, proof bytes, solving seconds (summed over cubes), checking seconds
 (summed), wall and CPU seconds of both runs (CPU: this process and its workers, the
 figure to compare on a loaded machine) and the ratio of the CPU seconds (median of
@@ -34,16 +34,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_json  # noqa: E402
 
-from puzzlelab.core.drat import check_drat  # noqa: E402
-from puzzlelab.core.lrat import check_lrat  # noqa: E402
+from puzzlelab.core.certificates.drat import check_drat  # noqa: E402
+from puzzlelab.core.certificates.lrat import check_lrat  # noqa: E402
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.core.result import Budget  # noqa: E402
-from puzzlelab.puzzles.hexagon import certify  # noqa: E402
-from puzzlelab.puzzles.hexagon.cube_proof import prove_below  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import edge_count  # noqa: E402
-from puzzlelab.puzzles.hexagon.proof import proof_level  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof import certify  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof.cube_and_conquer import prove_below  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof.prove import proof_level  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof.refute import refute_cubes  # noqa: E402
 from puzzlelab.puzzles.hexagon.reference import published_raw  # noqa: E402
-from puzzlelab.puzzles.hexagon.refute import refute_cubes  # noqa: E402
 
 
 def cpu_seconds() -> float:
@@ -92,7 +92,7 @@ def main() -> None:
     parser.add_argument("--checkpoint", help="price a slice of this proof checkpoint's cubes instead (with --cubes)")
     parser.add_argument("--cubes", default="0:10", help="START:COUNT of the checkpoint's cubes")
     parser.add_argument("--budget", type=float, help="wall seconds for each run of the slice (default: none)")
-    parser.add_argument("--proof-format", choices=("lrat", "drat"), default=certify.PROOF_FORMAT, help="the certificate: LRAT (core.lrat) or DRAT (core.drat, forwards)")
+    parser.add_argument("--proof-format", choices=("lrat", "drat"), default=certify.PROOF_FORMAT, help="the certificate: LRAT (core.certificates.lrat) or DRAT (core.certificates.drat, forwards)")
     args = parser.parse_args()
     certify.PROOF_FORMAT = args.proof_format
     check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], b"a\x02\x00d\x02\x04\x00a\x00")  # compile the checkers' kernels once, outside the timing

@@ -1,5 +1,5 @@
 """The write-up's solution-count table (seed write-up, "Solution Counts"), entry by
-entry, by the row-by-row DP of `hexagon count` (rowdp.py), beside the SAT enumeration
+entry, by the row-by-row DP of `hexagon count` (rowdp/dp.py), beside the SAT enumeration
 it replaced (the peer, on the orders where it finishes within --peer-limit), with the
 ratio. Prints each entry, its time and match/mismatch against the published figure;
 an entry out of reach prints the measured reason (out of time or of the state limit,
@@ -8,7 +8,7 @@ at which cell).
     python benchmarks/bench_hexagon_count.py [--orders 3..8] [--budget 600] [--peer-orders 3..5] [--checkpoints DIR]
 
 With --checkpoints each order keeps its DP tables and finished counts in DIR/nN
-(rowdp_checkpoint.py): an entry stopped by --budget resumes on the next run.
+(rowdp/tables.py): an entry stopped by --budget resumes on the next run.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.core.result import Budget  # noqa: E402
-from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_by_dp, count_solutions  # noqa: E402
 from puzzlelab.puzzles.hexagon.reference import count_table  # noqa: E402
+from puzzlelab.puzzles.hexagon.rowdp.count import BudgetExceeded, count_by_dp, count_solutions  # noqa: E402
 
 
 def dp_row(n: int, budget: float, checkpoints: Path | None = None) -> dict:

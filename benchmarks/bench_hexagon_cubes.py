@@ -1,6 +1,6 @@
 """What cube-and-conquer buys a proof: "no level-k grid with fewer penalties than the
 published level-k minimum", as the one CaDiCaL call (the peer: what `sat` does) and
-split into cubes refuted by worker processes (`hexagon/cube_proof.py`, what `prove` does),
+split into cubes refuted by worker processes (`hexagon/proof/cube_and_conquer.py`, what `prove` does),
 side by side in one process run, repeated; medians of wall seconds and their ratio.
 A third run screens the cubes at the lower levels first (`prove`'s default).
 
@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
-from puzzlelab.puzzles.hexagon.cube_proof import prove_below  # noqa: E402
-from puzzlelab.puzzles.hexagon.cubes import proof_formula  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof.cube_and_conquer import prove_below  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof.cubes import proof_formula  # noqa: E402
 from puzzlelab.puzzles.hexagon.reference import level_table  # noqa: E402
 
 

@@ -1,7 +1,7 @@
 """Which PySAT cardinality encoding should bound the penalty count? Each encoding proves
 the same optima (unrestricted, with the sound symmetry clause) on the same orders and
 levels; the median CPU seconds over seeds (clause orders) is printed per encoding,
-with the ratio to the default. The default in sat.py was picked from this table.
+with the ratio to the default. The default in sat/search.py was picked from this table.
 
 Peer: OR-tools CP-SAT (one worker) on the contest's direct model (a one-hot value per
 cell, "k needs 1..k-1 beside it", maximise the sum), proving the same optimum; the
@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
-from puzzlelab.puzzles.hexagon.sat import sat_search  # noqa: E402
-from puzzlelab.puzzles.hexagon.sat_solver import DEFAULT_ENCODING  # noqa: E402
+from puzzlelab.puzzles.hexagon.cnf.solver import DEFAULT_ENCODING  # noqa: E402
+from puzzlelab.puzzles.hexagon.sat.search import sat_search  # noqa: E402
 
 ENCODINGS = ("seqcounter", "totalizer", "mtotalizer", "cardnetwrk", "sortnetwrk")
 

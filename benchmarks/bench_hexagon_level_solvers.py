@@ -1,7 +1,7 @@
 """The level solvers side by side on the same level questions (seed write-up,
 "Algorithms": beam search, SAT and dancing links compared; ILP beside them): the least
 level-k penalty at levels 1 and 1-2 (from nothing) and 3 and 3-4 (on a level-2 grid),
-by beam, sat, dlx and ilp (puzzles/hexagon/level_solvers.py), each call under the same
+by beam, sat, dlx and ilp (puzzles/hexagon/levels/solvers.py), each call under the same
 time limit; median seconds over repeats, and each method's ratio to SAT's.
 
     python benchmarks/bench_hexagon_level_solvers.py [--orders 4..9] [--questions 1,1-2,3,3-4]
@@ -10,7 +10,7 @@ time limit; median seconds over repeats, and each method's ratio to SAT's.
 
 --exact-cover times the two DLX models of a penalty-free single level instead (every
 solution counted): Knuth's Algorithm X on the plain exact cover (closed neighbourhoods)
-and Algorithm C on the colour model `dlx` uses (level_dlx.py), on level 1 and level 3.
+and Algorithm C on the colour model `dlx` uses (levels/dlx.py), on level 1 and level 3.
 
 The level-2 grid under questions 3 and 3-4 is the best grid of one beam run (width
 --base-width, seed 0, spiral order), the same for every method. A cell reads
@@ -35,9 +35,9 @@ from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.core.result import Budget  # noqa: E402
-from puzzlelab.puzzles.hexagon.beam import beam_search  # noqa: E402
-from puzzlelab.puzzles.hexagon.level_question import level_question  # noqa: E402
-from puzzlelab.puzzles.hexagon.level_solvers import LEVEL_METHODS, solve_level  # noqa: E402
+from puzzlelab.puzzles.hexagon.beam.search import beam_search  # noqa: E402
+from puzzlelab.puzzles.hexagon.levels.question import level_question  # noqa: E402
+from puzzlelab.puzzles.hexagon.levels.solvers import LEVEL_METHODS, solve_level  # noqa: E402
 
 
 def measure(question, method: str, args) -> dict:
@@ -84,7 +84,7 @@ def exact_cover_models(args) -> None:
     """Algorithm X (plain exact cover) against Algorithm C (the level model), penalty 0."""
     import time
 
-    from puzzlelab.puzzles.hexagon.level_dlx import dlx_count, exact_cover_count
+    from puzzlelab.puzzles.hexagon.levels.dlx import dlx_count, exact_cover_count
 
     print(f"penalty-free single levels, every solution counted, median of {args.repeats}, load {os.getloadavg()[0]:.1f}")
     print(f"{'n':>2} {'level':>5} {'count':>6} {'X s':>8} {'C s':>8} {'C/X':>6}")

@@ -21,8 +21,8 @@ from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.core.result import Budget  # noqa: E402
-from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_solutions, level_minimum  # noqa: E402
 from puzzlelab.puzzles.hexagon.reference import level_table  # noqa: E402
+from puzzlelab.puzzles.hexagon.rowdp.count import BudgetExceeded, count_solutions, level_minimum  # noqa: E402
 
 PUBLISHED_COUNTS = {
     3: (6, 48, 36, 24, 72, 144),

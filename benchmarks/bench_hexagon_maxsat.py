@@ -1,7 +1,7 @@
 """What a core-guided lower bound buys a proof: "no level-k grid with fewer penalties than
 the published level-k minimum", refuted by the one CaDiCaL call on the totalizer bound
 (the peer: what `prove --cube-method sat` does per cube) and by RC2 stopped as soon as
-its lower bound reaches the minimum (`hexagon/maxsat.py`, `--screen-method maxsat`),
+its lower bound reaches the minimum (`hexagon/cnf/maxsat.py`, `--screen-method maxsat`),
 side by side in one process run, repeated; medians of wall seconds and their ratio.
 
     python benchmarks/bench_hexagon_maxsat.py [--orders 6,7] [--levels 1,2,3] [--cube PATTERN] [--repeats 3] [--peer-conflicts N]
@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
-from puzzlelab.puzzles.hexagon.cubes import proof_formula, split_cells  # noqa: E402
-from puzzlelab.puzzles.hexagon.maxsat import penalty_lower_bound  # noqa: E402
+from puzzlelab.puzzles.hexagon.cnf.encoding import HexEncoding  # noqa: E402
+from puzzlelab.puzzles.hexagon.cnf.maxsat import penalty_lower_bound  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import hexagon  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof.cubes import proof_formula, split_cells  # noqa: E402
 from puzzlelab.puzzles.hexagon.reference import level_table  # noqa: E402
-from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding  # noqa: E402
 
 
 def cube_units(enc: HexEncoding, n: int, pattern: str) -> list[list[int]]:

@@ -24,9 +24,9 @@ from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.core.result import Budget  # noqa: E402
 from puzzlelab.puzzles.hexagon import PUZZLE  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count  # noqa: E402
-from puzzlelab.puzzles.hexagon.proof import proof_level  # noqa: E402
+from puzzlelab.puzzles.hexagon.proof.prove import proof_level  # noqa: E402
 from puzzlelab.puzzles.hexagon.reference import published_table  # noqa: E402
-from puzzlelab.puzzles.hexagon.rowdp import DPStats, grids_within  # noqa: E402
+from puzzlelab.puzzles.hexagon.rowdp.dp import DPStats, grids_within  # noqa: E402
 
 
 def dp_proof(n: int, level: int, bound: int, limit: float) -> dict:

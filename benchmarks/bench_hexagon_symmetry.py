@@ -26,10 +26,10 @@ from common import write_json  # noqa: E402
 
 from puzzlelab.core.puzzle import parse_range  # noqa: E402
 from puzzlelab.puzzles.hexagon import PUZZLE  # noqa: E402
+from puzzlelab.puzzles.hexagon.cnf.encoding import SYMMETRY_CHOICES  # noqa: E402
 from puzzlelab.puzzles.hexagon.model import HexInstance  # noqa: E402
 from puzzlelab.puzzles.hexagon.reference import published_arguments, published_table  # noqa: E402
-from puzzlelab.puzzles.hexagon.sat import sat_search  # noqa: E402
-from puzzlelab.puzzles.hexagon.sat_encoding import SYMMETRY_CHOICES  # noqa: E402
+from puzzlelab.puzzles.hexagon.sat.search import sat_search  # noqa: E402
 
 
 def main() -> None:

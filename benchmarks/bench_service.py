@@ -41,7 +41,7 @@ def answer(http: httpx.Client, instance: str) -> float:
 
 
 def main() -> None:
-    from toy_puzzle import Toy
+    from support.toy_puzzle import Toy
 
     toy = Toy()
     direct = []
@@ -51,7 +51,7 @@ def main() -> None:
         direct.append(time.monotonic() - started)
 
     port = free_port()
-    env = dict(os.environ, PUZZLELAB_PLUGINS="toy_puzzle:Toy", PYTHONPATH=str(ROOT / "tests"),
+    env = dict(os.environ, PUZZLELAB_PLUGINS="support.toy_puzzle:Toy", PYTHONPATH=str(ROOT / "tests"),
                PUZZLELAB_DB=str(Path(tempfile.mkdtemp()) / "bench.sqlite"))
     server = subprocess.Popen([sys.executable, "-m", "puzzlelab.cli", "serve", "--port", str(port), "--workers", "2"], env=env)
     try:

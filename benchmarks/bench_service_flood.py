@@ -141,7 +141,7 @@ def main() -> None:
 
     port = free_port()
     base = f"http://{HOST}:{port}"
-    env = dict(os.environ, PUZZLELAB_PLUGINS="toy_puzzle:Toy", PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), str(ROOT / "src")]),
+    env = dict(os.environ, PUZZLELAB_PLUGINS="support.toy_puzzle:Toy", PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), str(ROOT / "src")]),
                PUZZLELAB_DB=str(Path(tempfile.mkdtemp(prefix="flood-")) / "flood.sqlite"))
     command = [sys.executable, "-m", "puzzlelab.cli", "serve", "--host", HOST, "--port", str(port), "--workers", str(args.workers),
                "--max-queued", str(args.max_queued), "--finished-kept", str(args.finished_kept)]

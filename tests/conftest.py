@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-# The toy puzzle (tests/toy_puzzle.py) joins the registry through PUZZLELAB_PLUGINS, as a
+# The toy puzzle (tests/support/toy_puzzle.py) joins the registry through PUZZLELAB_PLUGINS, as a
 # user's own puzzle would. Set here, before any test module imports the registry.
 TESTS = Path(__file__).resolve().parent
-os.environ.setdefault("PUZZLELAB_PLUGINS", "toy_puzzle:Toy")
+os.environ.setdefault("PUZZLELAB_PLUGINS", "support.toy_puzzle:Toy")
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 # ... and in the child processes that tests start (service workers, isolated solvers).

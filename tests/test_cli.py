@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from puzzlelab import cli
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import REGISTRY
-from toy_puzzle import Toy
+from support.toy_puzzle import Toy
 
 runner = CliRunner()
 

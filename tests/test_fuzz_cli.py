@@ -1,6 +1,6 @@
 """The CLI on hostile command lines (issue 22): generated instances, solutions and
-options (tests/fuzz_cases.py) through every puzzle's verbs, run by the harness of
-tests/fuzz_harness.py, must give a clear error or a correct verdict -- no traceback, no
+options (tests/support/fuzz_cases.py) through every puzzle's verbs, run by the harness of
+tests/support/fuzz_harness.py, must give a clear error or a correct verdict -- no traceback, no
 internal error, no false "valid" (nor a real answer called invalid), no run past the
 memory bound or the time limit. A small sample runs in the default suite, a larger one
 under `slow`; benchmarks/bench_fuzz_cli.py runs thousands and prints the table.
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from fuzz_answers import ANSWERS, hex_ok, macmahon_solutions
-from fuzz_cases import Case, cases
-from fuzz_harness import FAILURES, Report, Watchdog, classify, run_cases, warm_up_cases
 from puzzlelab.core.inputs import decode_input
 from puzzlelab.puzzles import REGISTRY
+from support.fuzz_answers import ANSWERS, hex_ok, macmahon_solutions
+from support.fuzz_cases import Case, cases
+from support.fuzz_harness import FAILURES, Report, Watchdog, classify, run_cases, warm_up_cases
 
 
 def _no_failures(report: Report) -> None:
@@ -194,7 +194,7 @@ def test_a_run_that_cannot_be_stopped_ends_the_process_after_the_report():
     on_abort (the benchmark prints the report so far) and ends the process, status 3."""
     script = (
         "import time\n"
-        "from fuzz_harness import Watchdog\n"
+        "from support.fuzz_harness import Watchdog\n"
         "w = Watchdog(hang_s=0.2, memory_mb=1024, grace_s=0.5, on_abort=lambda why: print('ABORTED:', why, flush=True))\n"
         "w.start(); w.begin()\n"
         "while True:\n"

@@ -133,7 +133,7 @@ def _provenance(solved: dict, by_start: dict[str, dict[str, dict]], whole: list[
     boards = math.comb(35, 12)
     return {
         "command": CAMPAIGN,
-        "method": f"a full BFS from each start over all C(35, 12) = {boards:,} boards (one byte a board, puzzlelab.puzzles.coins.bfs); "
+        "method": f"a full BFS from each start over all C(35, 12) = {boards:,} boards (one byte a board, puzzlelab.puzzles.coins.bfs.byte_bfs); "
         "a target's BFS level is its optimal number of moves, its move list rebuilt from the level array",
         "results": f"proofs/coins-font5x7/solved.json, exported {solved.get('exported')}",
         "engine_commit": engine,

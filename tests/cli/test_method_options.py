@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from puzzlelab.cli.common import parse_method_options
+from puzzlelab.cli.running import parse_method_options
 from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.puzzle import Method, Option
 

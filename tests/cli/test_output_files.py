@@ -216,7 +216,7 @@ def test_a_bad_plugin_entry_is_named_in_one_line(tmp_path, monkeypatch, entry):
     monkeypatch.setattr(puzzles, "PLUGIN_ERRORS", [])
     registered = dict(puzzles.REGISTRY)
     try:
-        puzzles._load_plugins(f"toy_puzzle:Toy,{entry}")
+        puzzles._load_plugins(f"support.toy_puzzle:Toy,{entry}")
         assert sorted(puzzles.REGISTRY) == sorted(registered)  # the good entry registered, the bad one nothing
     finally:
         puzzles.REGISTRY.clear()
@@ -226,7 +226,7 @@ def test_a_bad_plugin_entry_is_named_in_one_line(tmp_path, monkeypatch, entry):
 
 
 def test_the_cli_stops_at_a_bad_plugin_entry_with_one_line():
-    env = dict(os.environ, PUZZLELAB_PLUGINS="toy_puzzle:Toy,no_such_module:PUZZLE")
+    env = dict(os.environ, PUZZLELAB_PLUGINS="support.toy_puzzle:Toy,no_such_module:PUZZLE")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH", "")]))
     done = subprocess.run([sys.executable, "-m", "puzzlelab.cli", "tiling", "catalog"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2 and done.stdout == "", done.stderr

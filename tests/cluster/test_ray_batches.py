@@ -48,7 +48,7 @@ def test_matchsticks_full_search_split_into_subtrees(ray_cluster):
 
 @pytest.mark.slow  # 10-15 s on a loopback cluster; `make test-all`
 def test_hexagon_portfolio_of_settings_and_sizes(ray_cluster):
-    from puzzlelab.puzzles.hexagon.batch import run_batch
+    from puzzlelab.puzzles.hexagon.sat.batch import run_batch
 
     def call(backend, address):
         rows = run_batch([3, 4, 5], settings="published", budget=120, backend=backend, address=address)
@@ -84,7 +84,7 @@ def test_tiling_table(ray_cluster):
 
 @pytest.mark.slow  # ~85 s on 2 loaded cores: `make test-all`
 def test_macmahon_enumeration_split_into_subtrees(ray_cluster):
-    from puzzlelab.puzzles.macmahon.runners import count_verified
+    from puzzlelab.puzzles.macmahon.count_results import count_verified
 
     local, remote = both(
         lambda backend, address: count_verified("2x3/free", workers=2, split_depth=3, backend=backend, address=address)

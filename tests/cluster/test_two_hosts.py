@@ -157,7 +157,7 @@ def test_coins_batch_of_a_font(two_hosts):
 
 def test_macmahon_count_in_subtrees(two_hosts):
     from puzzlelab.puzzles.macmahon import PUZZLE
-    from puzzlelab.puzzles.macmahon.verify_recount import recount
+    from puzzlelab.puzzles.macmahon.verify.recount import recount
 
     args = ["macmahon", "count", "2x3/free", "--workers", "2", "--split-depth", "1", "--checkpoint", "count.json",
             "--list", "classes.jsonl", "--backend", "ray", "--json"]
@@ -172,7 +172,7 @@ def test_macmahon_count_in_subtrees(two_hosts):
 
 def test_macmahon_solve_enumerates_on_the_hosts(two_hosts):
     from puzzlelab.puzzles.macmahon import PUZZLE
-    from puzzlelab.puzzles.macmahon.verify_recount import recount
+    from puzzlelab.puzzles.macmahon.verify.recount import recount
 
     data = _json_lines(_ok(two_hosts.cli("macmahon", "solve", "2x3/free", "--workers", "2", "--split-depth", "1", "--backend", "ray",
                                          "--no-store", "--json")).stdout)[-1]

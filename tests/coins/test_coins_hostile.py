@@ -23,9 +23,9 @@ from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.inputs import decode_bytes, decode_input
 from puzzlelab.core.result import Verdict
 from puzzlelab.puzzles.coins import PUZZLE, memory, model
-from puzzlelab.puzzles.coins.bfs import LevelArrayRun
-from puzzlelab.puzzles.coins.two_bit_disk import TwoBitRun
-from text_strategies import ALPHABET, text
+from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
+from puzzlelab.puzzles.coins.bfs.two_bit_bfs import TwoBitRun
+from support.text_strategies import ALPHABET, text
 
 runner = CliRunner()
 # The fuzz tests invoke the click command typer builds, built once (typer's runner

@@ -20,8 +20,8 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import unrank_many
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.coins import PUZZLE, model
-from puzzlelab.puzzles.coins.bfs import LevelArrayRun
-from puzzlelab.puzzles.coins.level_array import IMAGE
+from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
+from puzzlelab.puzzles.coins.bfs.byte_kernels import IMAGE
 from puzzlelab.puzzles.coins.memory import cores_available
 
 THREADS = 3  # more threads than this machine's cores is fine: the spans interleave all the same

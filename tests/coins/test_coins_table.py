@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from job_waiting import wait_for
 from puzzlelab import cli
 from puzzlelab.puzzles.coins import PUZZLE, model, optimal_table, table
 from puzzlelab.puzzles.coins.optimal_table import CorruptTable, entries_digest, load_table
 from puzzlelab.puzzles.coins.reference import published_lengths
 from puzzlelab.puzzles.coins.verify import verify
+from support.job_waiting import wait_for
 
 runner = CliRunner()
 APP = cli.build_app()

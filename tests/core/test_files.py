@@ -170,7 +170,7 @@ def test_the_marker_goes_where_the_format_allows():
 def test_a_mapped_level_array_too_large_for_its_disk_is_refused_not_sigbus(small_disk):
     """The coins level array kept as a memory-mapped file (storage memmap) reserves its
     blocks first: a page the disk could not back would end the process with SIGBUS."""
-    from puzzlelab.puzzles.coins.level_store import LevelStore
+    from puzzlelab.puzzles.coins.bfs.byte_store import LevelStore
 
     with pytest.raises(WriteFailed, match="the level array of 4,000,000 bytes does not fit on the disk"):
         LevelStore(small_disk / "levels.u8", 4_000_000, storage="memmap", create=True)

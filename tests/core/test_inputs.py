@@ -27,7 +27,7 @@ from puzzlelab.core.inputs import (
     parse_json,
     read_text_file,
 )
-from text_strategies import text
+from support.text_strategies import text
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False, allow_infinity=False) | text(12),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.puzzle import Method, Option
-from text_strategies import text
+from support.text_strategies import text
 
 OPTIONS = [
     Option("width", "int", 10, "beam width", minimum=1, maximum=1_000_000),

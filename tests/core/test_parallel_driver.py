@@ -14,7 +14,7 @@ from puzzlelab.core.parallel import Answer, Collector, Task, accept, result_per_
 from puzzlelab.core.puzzle import WrongAnswer
 from puzzlelab.core.result import Budget, Result, Status, Verdict
 from puzzlelab.core.store import Store
-from toy_puzzle import Toy
+from support.toy_puzzle import Toy
 
 TOY = Toy()
 INSTANCES = [TOY.parse(text) for text in ("11 1 5 6 9", "6 1 3 4", "7 2 4", "13 1 5 6 9")]

@@ -6,7 +6,7 @@ import pytest
 
 from puzzlelab.core.puzzle import InvalidInstance, Option, WrongAnswer, parse_range
 from puzzlelab.core.result import Verdict
-from toy_puzzle import Toy
+from support.toy_puzzle import Toy
 
 
 class Doubtful(Toy):

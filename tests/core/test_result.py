@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, Verdict, should_stop, throttle
-from text_strategies import text
+from support.text_strategies import text
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | text(max_size=10),

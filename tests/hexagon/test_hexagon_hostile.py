@@ -28,12 +28,12 @@ from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.inputs import decode_input
 from puzzlelab.core.result import Budget, Verdict
 from puzzlelab.puzzles.hexagon import PUZZLE
-from puzzlelab.puzzles.hexagon.beam import beam_bytes, require_beam_memory
-from puzzlelab.puzzles.hexagon.checkpoint import Checkpoint
+from puzzlelab.puzzles.hexagon.beam.search import beam_bytes, require_beam_memory
 from puzzlelab.puzzles.hexagon.methods import METHODS
 from puzzlelab.puzzles.hexagon.model import HexInstance
+from puzzlelab.puzzles.hexagon.proof.cube_checkpoint import Checkpoint
 from puzzlelab.puzzles.hexagon.verify import given_grid, rule_violation
-from text_strategies import text
+from support.text_strategies import text
 
 # The click command typer builds, built once (typer's runner rebuilds it every call).
 COMMAND = typer.main.get_command(cli.app)

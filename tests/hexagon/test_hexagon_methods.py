@@ -4,8 +4,8 @@ import pytest
 
 from puzzlelab.core.result import Status
 from puzzlelab.puzzles.hexagon import PUZZLE
-from puzzlelab.puzzles.hexagon.beam import beam_plan, beam_search, cell_order
-from puzzlelab.puzzles.hexagon.completion import split_sixes
+from puzzlelab.puzzles.hexagon.beam.search import beam_plan, beam_search, cell_order
+from puzzlelab.puzzles.hexagon.completion.linear import split_sixes
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count, format_grid, hexagon
 from puzzlelab.puzzles.hexagon.scoring import level_penalty, penalty_edges
 from puzzlelab.puzzles.hexagon.verify import rule_violation

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from puzzlelab.puzzles.hexagon.count import level_minimum
+from puzzlelab.puzzles.hexagon.cnf.encoding import HexEncoding, symmetry_mode
+from puzzlelab.puzzles.hexagon.cnf.solver import BoundedSolver
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.sat_encoding import HexEncoding, symmetry_mode
-from puzzlelab.puzzles.hexagon.sat_solver import BoundedSolver
+from puzzlelab.puzzles.hexagon.rowdp.count import level_minimum
 from puzzlelab.puzzles.hexagon.symmetry import cell_symmetries, lex_at_most
 
 

@@ -9,7 +9,7 @@ from puzzlelab import cli
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles.macmahon import PUZZLE
 from puzzlelab.puzzles.macmahon.model import parse_instance
-from puzzlelab.puzzles.macmahon.verify import verify
+from puzzlelab.puzzles.macmahon.verify.checker import verify
 
 runner = CliRunner()
 

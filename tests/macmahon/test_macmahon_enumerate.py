@@ -4,14 +4,14 @@ order, every rotation tried, solutions deduplicated by side colours), its own va
 (Burnside's lemma, orbit sizes)."""
 
 import pytest
-from macmahon_helpers import random_solvable
 
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.puzzles.macmahon import PUZZLE
 from puzzlelab.puzzles.macmahon.brute import backtrack_solutions
 from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid, count_solutions, list_solutions, plan_units
 from puzzlelab.puzzles.macmahon.model import parse_instance
-from puzzlelab.puzzles.macmahon.verify import check_placement
+from puzzlelab.puzzles.macmahon.verify.checker import check_placement
+from support.macmahon_helpers import random_solvable
 
 SMALL = [
     "2x3/free",  # the 6 two-colour squares, free border

@@ -28,7 +28,7 @@ from puzzlelab.core.result import Budget, Verdict
 from puzzlelab.puzzles.macmahon import PUZZLE, enumerator
 from puzzlelab.puzzles.macmahon.enumerator import codes_to_grid, list_solutions, split_units
 from puzzlelab.puzzles.macmahon.model import Instance
-from text_strategies import text
+from support.text_strategies import text
 
 runner = CliRunner()
 COMMAND = typer.main.get_command(cli.app)  # built once for the fuzz tests (see tests/coins)

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from puzzlelab import cli
-from puzzlelab.puzzles.macmahon.runners import count_verified
+from puzzlelab.puzzles.macmahon.count_results import count_verified
 
 runner = CliRunner()
 

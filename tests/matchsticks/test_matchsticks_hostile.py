@@ -32,7 +32,7 @@ from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.render import draw_ascii
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, plan_subtrees
-from text_strategies import text
+from support.text_strategies import text
 
 runner = CliRunner()
 COMMAND = typer.main.get_command(cli.app)  # built once: typer's runner rebuilds it per call

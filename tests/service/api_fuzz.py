@@ -33,7 +33,7 @@ from puzzlelab.puzzles import REGISTRY
 from puzzlelab.service.intake import option_name
 from puzzlelab.service.jobs import JobRunner
 from puzzlelab.service.models import MAX_BUDGET_SECONDS, MAX_SEED
-from text_strategies import text
+from support.text_strategies import text
 
 HANG_SECONDS = 15.0  # an answer slower than this counts as a hang (the door's own limit is 10 s)
 KINDS = ("ok", "clear", "5xx", "schema", "false_valid", "false_refusal", "unclear", "hang")

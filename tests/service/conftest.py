@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
-os.environ.setdefault("PUZZLELAB_PLUGINS", "toy_puzzle:Toy")
+os.environ.setdefault("PUZZLELAB_PLUGINS", "support.toy_puzzle:Toy")
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
@@ -41,7 +41,7 @@ def server(tmp_path_factory):
     port = _free_port()
     env = dict(os.environ)
     env["PUZZLELAB_DB"] = str(tmp_path_factory.mktemp("served") / "records.sqlite")
-    env["PUZZLELAB_PLUGINS"] = "toy_puzzle:Toy"
+    env["PUZZLELAB_PLUGINS"] = "support.toy_puzzle:Toy"
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
     process = subprocess.Popen(
         [sys.executable, "-m", "puzzlelab.cli", "serve", "--port", str(port), "--workers", "2"],

@@ -10,9 +10,9 @@ import json
 
 from fastapi.testclient import TestClient
 
-from job_waiting import wait_for
 from puzzlelab.core.store import Store
 from puzzlelab.service.app import create_app
+from support.job_waiting import wait_for
 
 # An L-shaped grid: 5 x 4 with its top-left cell missing.
 GRID = [[bool(x or y) for x in range(5)] for y in range(4)]

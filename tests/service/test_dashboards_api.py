@@ -13,7 +13,6 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from job_waiting import wait_for
 from puzzlelab.core.tables import read_data_text
 from puzzlelab.puzzles import get
 from puzzlelab.puzzles.coins.reference import published_lengths
@@ -24,6 +23,7 @@ from puzzlelab.puzzles.tiling.reference import CONTEST_OPTIMA, a219158_table
 from puzzlelab.service.answers import SourcedAnswer, clear_answer_sources, register_answer_source
 from puzzlelab.service.app import create_app
 from puzzlelab.service.sources import MATCHSTICKS_SHIPPED, register_shipped_sources
+from support.job_waiting import wait_for
 
 # One job per puzzle, each solved to optimality in seconds: (puzzle, instance, key).
 JOBS = [

@@ -9,11 +9,11 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from job_waiting import wait_for
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import REGISTRY
 from puzzlelab.service.app import create_app
 from puzzlelab.service.jobs import JobRunner
+from support.job_waiting import wait_for
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from job_waiting import wait_for
 from puzzlelab.core.parallel import default_workers
 from puzzlelab.core.puzzle import InvalidInstance, Method
 from puzzlelab.puzzles import REGISTRY
@@ -18,7 +17,8 @@ from puzzlelab.service.app import create_app
 from puzzlelab.service.capacity import Capacity, option_cap
 from puzzlelab.service.intake import admit, client_options
 from puzzlelab.service.models import JobRequest
-from toy_puzzle import Toy, run_dp
+from support.job_waiting import wait_for
+from support.toy_puzzle import Toy, run_dp
 
 CAPACITY = Capacity(job_processes=2, job_memory_bytes=600_000_000, max_budget=120.0)
 REAL = [name for name in ("tiling", "matchsticks", "hexagon", "coins", "macmahon") if name in REGISTRY]
@@ -109,7 +109,7 @@ def test_options_that_multiply_resources_declare_it():
 def test_declared_unit_sizes_match_the_solvers():
     """The bytes per unit the caps use are the solvers' own figures (kept beside the
     declarations so loading the registry imports no numba)."""
-    from puzzlelab.puzzles.hexagon.beam import beam_bytes
+    from puzzlelab.puzzles.hexagon.beam.search import beam_bytes
     from puzzlelab.puzzles.hexagon.methods import BEAM_STATE_BYTES as HEXAGON_STATE
     from puzzlelab.puzzles.tiling.methods import BEAM_STATE_BYTES as TILING_STATE
     from puzzlelab.puzzles.tiling.sweep import STATE_BYTES

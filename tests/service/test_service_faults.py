@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from job_waiting import wait_for
+from support.job_waiting import wait_for
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -32,7 +32,7 @@ def _free_port() -> int:
 def start_server(store: Path, log: Path, workers: int = 1) -> tuple[subprocess.Popen, int]:
     """`puzzlelab serve` on a private port and `store`; its output goes to `log`."""
     port = _free_port()
-    env = dict(os.environ, PUZZLELAB_DB=str(store), PUZZLELAB_PLUGINS="toy_puzzle:Toy")
+    env = dict(os.environ, PUZZLELAB_DB=str(store), PUZZLELAB_PLUGINS="support.toy_puzzle:Toy")
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
     with log.open("w") as out:
         process = subprocess.Popen(

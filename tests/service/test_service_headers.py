@@ -12,11 +12,11 @@ from html.parser import HTMLParser
 import pytest
 from fastapi.testclient import TestClient
 
-from job_waiting import wait_for
 from puzzlelab.service.app import create_app
 from puzzlelab.service.errors import MAX_BODY_BYTES
 from puzzlelab.service.headers import PAGE_POLICY
 from puzzlelab.service.routes.page import STATIC
+from support.job_waiting import wait_for
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from job_waiting import wait_for as _wait_for
 from puzzlelab.core.puzzle import InvalidInstance, Method, Option
 from puzzlelab.core.result import Budget
 from puzzlelab.core.store import StoreError
@@ -30,7 +29,8 @@ from puzzlelab.puzzles import REGISTRY
 from puzzlelab.service.app import create_app, default_job_memory
 from puzzlelab.service.intake import DOOR_CHECK_SECONDS, check_given_grid
 from puzzlelab.service.models import MAX_SEED
-from toy_puzzle import Toy, run_dp
+from support.job_waiting import wait_for as _wait_for
+from support.toy_puzzle import Toy, run_dp
 
 FINAL = ("done", "failed", "cancelled", "interrupted")
 

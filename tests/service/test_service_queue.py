@@ -12,10 +12,10 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from job_waiting import wait_for
 from puzzlelab.service.app import create_app
 from puzzlelab.service.job_rows import Job
 from puzzlelab.service.job_window import RETRY_AFTER_SECONDS, finished_to_forget, retry_after
+from support.job_waiting import wait_for
 
 
 def test_a_full_queue_answers_503_with_retry_after(tmp_path):

@@ -26,11 +26,11 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from job_waiting import wait_for
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import REGISTRY
 from puzzlelab.service.app import create_app
-from text_strategies import ALPHABET
+from support.job_waiting import wait_for
+from support.text_strategies import ALPHABET
 
 BUDGET = 3.0
 FUZZ_SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck), print_blob=True)

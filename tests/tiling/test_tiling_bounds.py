@@ -11,8 +11,8 @@ from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.tiling import PUZZLE
 from puzzlelab.puzzles.tiling.bounds import band_lower_bound
 from puzzlelab.puzzles.tiling.dp import solve_exact
+from puzzlelab.puzzles.tiling.dp_fallback import run_dp
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
-from puzzlelab.puzzles.tiling.runners import run_dp
 
 
 def checked(free, squares):

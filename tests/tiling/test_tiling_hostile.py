@@ -38,7 +38,7 @@ from puzzlelab.puzzles.tiling.kernels import max_square_table
 from puzzlelab.puzzles.tiling.limits import largest_squares, model_size, require_model_fits
 from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
 from puzzlelab.puzzles.tiling.model import Grid
-from text_strategies import text
+from support.text_strategies import text
 
 runner = CliRunner()
 COMMAND = typer.main.get_command(cli.app)  # built once: typer's runner rebuilds it per call (0.1 s)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.tiling import PUZZLE
 from puzzlelab.puzzles.tiling.model import MAX_SIDE, ORIENTATIONS, Grid, format_grid, orient, parse_grid, square_back
-from text_strategies import text
+from support.text_strategies import text
 
 grids = st.integers(1, 7).flatmap(
     lambda h: st.integers(1, 7).flatmap(

@@ -17,9 +17,9 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from puzzlelab.cli.common import progress_printer, run_interruptibly, store_result
 from puzzlelab.cli.contract import read_solution
 from puzzlelab.cli.errors import EXIT_INTERNAL, EXIT_NO_ANSWER, err, fail, out, user_errors
+from puzzlelab.cli.running import progress_printer, run_interruptibly, store_result
 from puzzlelab.core.files import check_output_file, check_output_folder, write_output
 from puzzlelab.core.inputs import check_number, decode_bytes, read_text_file
 from puzzlelab.core.puzzle import InvalidInstance
@@ -56,8 +56,8 @@ def bfs(
 
     Example: puzzlelab coins bfs font5x7:A
     """
-    from puzzlelab.puzzles.coins.bfs import MODES
-    from puzzlelab.puzzles.coins.bfs_engine import open_bfs_run
+    from puzzlelab.puzzles.coins.bfs.byte_bfs import MODES
+    from puzzlelab.puzzles.coins.bfs.engine import open_bfs_run
 
     with user_errors():
         if mode not in MODES:
@@ -192,7 +192,7 @@ def batch(
     Example: puzzlelab coins batch --font font5x7
     """
     from puzzlelab.puzzles.coins.batch import METHODS, run_batch
-    from puzzlelab.puzzles.coins.bfs_engine import ENGINES
+    from puzzlelab.puzzles.coins.bfs.engine import ENGINES
 
     with user_errors():
         if method not in METHODS:

@@ -10,8 +10,8 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 from rich.table import Table
 
-from puzzlelab.cli.common import method_help, parse_method_options, print_result, progress_printer, run_interruptibly, store_result
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, EXIT_OK, err, out, user_errors
+from puzzlelab.cli.running import method_help, parse_method_options, print_result, progress_printer, run_interruptibly, store_result
 from puzzlelab.core.files import check_output_file, write_output
 from puzzlelab.core.inputs import decode_input, read_text_file
 from puzzlelab.core.puzzle import Puzzle

@@ -39,13 +39,13 @@ from puzzlelab.core.puzzle import InvalidInstance, parse_range
 from puzzlelab.core.result import Budget
 from puzzlelab.core.store import Store, StoreError
 from puzzlelab.puzzles.hexagon import PUZZLE
-from puzzlelab.puzzles.hexagon.batch import SETTINGS, row_json, run_batch
-from puzzlelab.puzzles.hexagon.completion import split_sixes
-from puzzlelab.puzzles.hexagon.count import BudgetExceeded, count_solutions, level_minimum
+from puzzlelab.puzzles.hexagon.completion.linear import split_sixes
 from puzzlelab.puzzles.hexagon.model import MAX_ORDER, HexInstance, edge_count, format_grid, grid_values, hexagon, parse_grids
-from puzzlelab.puzzles.hexagon.proof import DP_MAX_ORDER, proof_level, run_dp_proof, run_proof
+from puzzlelab.puzzles.hexagon.proof.prove import DP_MAX_ORDER, proof_level, run_dp_proof, run_proof
+from puzzlelab.puzzles.hexagon.proof.refute import REFUTE_METHODS
 from puzzlelab.puzzles.hexagon.reference import level_table, published_raw
-from puzzlelab.puzzles.hexagon.refute import REFUTE_METHODS
+from puzzlelab.puzzles.hexagon.rowdp.count import BudgetExceeded, count_solutions, level_minimum
+from puzzlelab.puzzles.hexagon.sat.batch import SETTINGS, row_json, run_batch
 
 __all__ = ["COMMANDS", "count", "score", "table", "batch", "prove"]
 
@@ -359,11 +359,11 @@ def prove(
     backend: Annotated[str, typer.Option(help="local (worker processes) or ray (a Ray cluster).")] = "local",
     address: Annotated[Optional[str], typer.Option(help="Ray cluster address (default: env RAY_ADDRESS).")] = None,
     store: Annotated[bool, typer.Option(help="Keep a grid proven optimal (or a better one found) in the records store.")] = True,
-    certified: Annotated[bool, typer.Option(help="Every cube's UNSAT comes with an LRAT certificate from CaDiCaL, checked by puzzlelab's own checker (core/lrat.py); no screens, no MaxSAT; its own checkpoint.")] = False,
+    certified: Annotated[bool, typer.Option(help="Every cube's UNSAT comes with an LRAT certificate from CaDiCaL, checked by puzzlelab's own checker (core/certificates/lrat.py); no screens, no MaxSAT; its own checkpoint.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Prove that no grid of order N scores above RAW: no level-k grid has E - RAW - 1
-    or fewer penalty edges, split into cubes refuted side by side (hexagon/cube_proof.py).
+    or fewer penalty edges, split into cubes refuted side by side (hexagon/proof/cube_and_conquer.py).
     A run stopped by its budget or Ctrl-C keeps every refuted cube in its checkpoint;
     the same command resumes. Exit 0: proven (or a counterexample found and verified),
     1: not finished, 2: bad input.

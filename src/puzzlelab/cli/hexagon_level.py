@@ -1,5 +1,5 @@
 """The `puzzlelab hexagon level N` verb: one level question (puzzles/hexagon/
-level_question.py) answered by the level solver of your choice: beam, sat, dlx
+levels/question.py) answered by the level solver of your choice: beam, sat, dlx
 (dancing links) or ilp (HiGHS); docs/hexagon.md, "Level solvers".
 
   level N --levels 1-2 --method dlx              least level-2 penalty from nothing
@@ -53,8 +53,8 @@ def level(
 
     Example: puzzlelab hexagon level 5 --levels 1 --method dlx
     """
-    from puzzlelab.puzzles.hexagon.level_question import level_question
-    from puzzlelab.puzzles.hexagon.level_solvers import LEVEL_METHODS
+    from puzzlelab.puzzles.hexagon.levels.question import level_question
+    from puzzlelab.puzzles.hexagon.levels.solvers import LEVEL_METHODS
 
     with user_errors():
         if budget != budget or budget <= 0:
@@ -76,7 +76,7 @@ def level(
 
 
 def _count(question, allowance: int, budget: Budget, as_json: bool) -> None:
-    from puzzlelab.puzzles.hexagon.level_solvers import count_level
+    from puzzlelab.puzzles.hexagon.levels.solvers import count_level
 
     total = count_level(question, allowance, budget)
     if total is None:
@@ -89,7 +89,7 @@ def _count(question, allowance: int, budget: Budget, as_json: bool) -> None:
 
 
 def _solve(question, method: str, budget: Budget, width: int, as_json: bool) -> None:
-    from puzzlelab.puzzles.hexagon.level_solvers import solve_level
+    from puzzlelab.puzzles.hexagon.levels.solvers import solve_level
     from puzzlelab.puzzles.hexagon.model import format_grid
 
     answer = solve_level(question, method, budget, **({"width": width} if method == "beam" else {}))

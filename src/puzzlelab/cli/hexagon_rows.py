@@ -1,5 +1,5 @@
 """The `puzzlelab hexagon rows ACTION` verb: the row3 store of partial solutions
-(puzzles/hexagon/row3.py; format in docs/hexagon.md).
+(puzzles/hexagon/rowdp/row3.py; format in docs/hexagon.md).
 
   rows build N --level K --penalty P --out FILE [--into FILE]
         every level-K grid of order N within penalty P (row DP), cut into chunks
@@ -29,7 +29,7 @@ STORE_BYTES = 1 << 30  # a store file is read whole
 
 
 def _read(path: str):
-    from puzzlelab.puzzles.hexagon.row3 import read_store
+    from puzzlelab.puzzles.hexagon.rowdp.row3 import read_store
 
     text = read_text_file(path, "store file", STORE_BYTES)
     try:
@@ -61,7 +61,7 @@ def rows(
     Example: puzzlelab hexagon rows build 5 --level 3 --penalty 9 --out n5.row3
     """
     from puzzlelab.puzzles.hexagon.model import format_grid
-    from puzzlelab.puzzles.hexagon.row3 import from_array, mine
+    from puzzlelab.puzzles.hexagon.rowdp.row3 import from_array, mine
 
     with user_errors():
         if action not in ACTIONS:
@@ -85,7 +85,7 @@ def rows(
     if action == "build":
         import numpy as np
 
-        from puzzlelab.puzzles.hexagon.rowdp import level_grids
+        from puzzlelab.puzzles.hexagon.rowdp.dp import level_grids
 
         order = int(target)
         grids = level_grids(order, level, penalty, max_grids=5_000_000, check_every=100)

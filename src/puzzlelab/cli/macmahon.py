@@ -13,14 +13,14 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from puzzlelab.cli.common import read_back_note, run_interruptibly, store_result
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, out, user_errors
+from puzzlelab.cli.running import read_back_note, run_interruptibly, store_result
 from puzzlelab.core.files import check_output_file, write_output
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Result
 from puzzlelab.puzzles.macmahon import PUZZLE
 from puzzlelab.puzzles.macmahon.model import Instance, format_instance, parse_instance
-from puzzlelab.puzzles.macmahon.verify import check_placement
+from puzzlelab.puzzles.macmahon.verify.checker import check_placement
 
 __all__ = ["count_command", "facts_command", "COMMANDS"]
 
@@ -51,7 +51,7 @@ def count_command(
     (--workers 2 splits the search into subtrees; --backend ray --address HOST:PORT
     runs them on a Ray cluster.)
     """
-    from puzzlelab.puzzles.macmahon.runners import run_enumerate
+    from puzzlelab.puzzles.macmahon.count_results import run_enumerate
 
     with user_errors():
         # the enumerate method's own checks (ranges, choices) for the options it shares

@@ -18,8 +18,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from puzzlelab.cli.common import bounded_range
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, fail, user_errors
+from puzzlelab.cli.running import bounded_range
 from puzzlelab.core.files import check_output_file, check_output_folder, write_output
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Result, Status

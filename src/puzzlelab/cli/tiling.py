@@ -9,8 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from puzzlelab.cli.common import bounded_range
 from puzzlelab.cli.errors import EXIT_NO_ANSWER, err, fail, out, user_errors
+from puzzlelab.cli.running import bounded_range
 from puzzlelab.core.files import check_output_file, check_output_folder, is_stream
 from puzzlelab.core.inputs import check_output_path
 from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer

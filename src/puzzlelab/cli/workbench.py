@@ -13,8 +13,8 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from puzzlelab.cli.common import store_result
 from puzzlelab.cli.errors import EXIT_BAD_INPUT, EXIT_NO_ANSWER, err, out, user_errors
+from puzzlelab.cli.running import store_result
 from puzzlelab.core.files import check_output_folder, write_output
 from puzzlelab.core.lifeline import preexec_die_with_parent
 from puzzlelab.core.puzzle import InvalidInstance

@@ -91,5 +91,5 @@ def _cas_u64(typingctx, arr, index, expected, new):
 def atomic_cas_u64(arr, index, expected, new):
     """If arr[index] == expected, set it to new, as one indivisible step (arr: uint64);
     returns the value found (== expected when the swap happened). A table shared by
-    threads claims an empty slot with it (coins/bidir_shared.py)."""
+    threads claims an empty slot with it (coins/bidir/threads.py)."""
     return _cas_u64(arr, index, expected, new)

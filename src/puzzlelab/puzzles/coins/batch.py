@@ -75,7 +75,7 @@ def resolve_method(method: str, font_name: str, max_memory_bytes: int | None = N
     """`auto`: bfs when its level array fits in memory here, else bidir."""
     if method != "auto":
         return method
-    from puzzlelab.puzzles.coins.bfs import array_bytes, memory_available
+    from puzzlelab.puzzles.coins.bfs.byte_bfs import array_bytes, memory_available
 
     font = model.fonts()[font_name]
     cells = font["width"] * font["height"]
@@ -95,7 +95,7 @@ def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, inter
     options = dict(descriptor.get("options") or {})
     out: list[dict[str, Any]] = []
     if method == "bfs":
-        from puzzlelab.puzzles.coins.bfs_engine import open_bfs_run
+        from puzzlelab.puzzles.coins.bfs.engine import open_bfs_run
 
         folder = Path(descriptor["workdir"]) / f"{font}_{_safe(start)}"
         memory = options.get("max_memory_gb")
@@ -125,7 +125,7 @@ def run_group(descriptor: dict[str, Any], *, budget: Budget | None = None, inter
             # starts a font) is only worth keeping to resume an unfinished run.
             shutil.rmtree(folder, ignore_errors=True)
         return out
-    from puzzlelab.puzzles.coins.bidir import bidirectional
+    from puzzlelab.puzzles.coins.bidir.search import bidirectional
 
     for t in descriptor["targets"]:
         instance = model.parse_instance(f"{font}:{start}-{t}")
@@ -251,7 +251,7 @@ def _answers(task: int, value: list[dict[str, Any]] | None) -> list[Answer]:
 
 def _bfs_workers(font_name: str) -> int:
     """As many bfs tasks at once as this machine's memory holds level arrays (two each)."""
-    from puzzlelab.puzzles.coins.bfs import array_bytes, memory_available
+    from puzzlelab.puzzles.coins.bfs.byte_bfs import array_bytes, memory_available
 
     font = model.fonts()[font_name]
     coins = model.popcount(next(iter(font["glyphs"].values())))
@@ -288,11 +288,11 @@ def total_puzzles(font_name: str) -> int:
 
 def _bfs_task_memory(font_name: str) -> int:
     """The memory one bfs task holds: the smaller engine's array (a node picks the byte
-    array when it has room, else the two-bit one; bfs_engine.py), so that on Ray each
+    array when it has room, else the two-bit one; bfs/engine.py), so that on Ray each
     node runs only as many starts as fit (5 x 9: one per node below 37 GB)."""
-    from puzzlelab.puzzles.coins.level_array import CpuLevelKernels
-    from puzzlelab.puzzles.coins.two_bit import two_bit_bytes
-    from puzzlelab.puzzles.coins.two_bit_disk import ALLOWANCE
+    from puzzlelab.puzzles.coins.bfs.byte_array import CpuLevelKernels
+    from puzzlelab.puzzles.coins.bfs.two_bit import two_bit_bytes
+    from puzzlelab.puzzles.coins.bfs.two_bit_bfs import ALLOWANCE
 
     font = model.fonts()[font_name]
     boards = math.comb(font["width"] * font["height"], model.popcount(next(iter(font["glyphs"].values()))))

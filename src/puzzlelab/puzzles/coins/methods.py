@@ -1,6 +1,6 @@
 """The coins methods: names, options and their run functions as lazy references, so
-loading the registry imports no numba kernel (the functions live in table.py, bidir.py
-and bfs.py). `table`, the default, answers from the shipped table of optima and falls
+loading the registry imports no numba kernel (the functions live in table.py, bidir/search.py
+and bfs/byte_bfs.py). `table`, the default, answers from the shipped table of optima and falls
 back to `bidir` (with bidir's options) for any puzzle the table lacks.
 
 Options that name a folder of the machine running the search, or leave files there
@@ -32,14 +32,14 @@ METHODS: tuple[Method, ...] = (
     Method(
         "bidir",
         "bidirectional BFS, forward from the start and backward from the target, smaller frontier first (optimal)",
-        "puzzlelab.puzzles.coins.bidir:run_bidir",
+        "puzzlelab.puzzles.coins.bidir.search:run_bidir",
         BIDIR_OPTIONS,
         exact=True,
     ),
     Method(
         "bfs",
         "BFS from the start over all C(cells, coins) ranked boards, one byte each in a file-backed array (optimal)",
-        "puzzlelab.puzzles.coins.bfs:run_bfs",
+        "puzzlelab.puzzles.coins.bfs.byte_bfs:run_bfs",
         (
             Option("workdir", "str", "", "folder for the level array and its checkpoint (default: a temporary folder)", local_only=True),
             Option("max_memory_gb", "float", 0.0, "refuse when the array needs more (default, and at most: the memory available)", minimum=0,

@@ -1,6 +1,6 @@
 """The coins `Puzzle`: parsing, catalog, methods, verification and pictures wired to the
 project's contract (DESIGN.md). The methods are declared in methods.py; the search code
-lives in bidir.py and bfs.py, the shipped table of optima in optimal_table.py (served by
+lives in bidir/search.py and bfs/byte_bfs.py, the shipped table of optima in optimal_table.py (served by
 table.py), the published optima in reference.py."""
 
 from __future__ import annotations
@@ -75,10 +75,10 @@ class CoinsPuzzle(Puzzle):
         6 coins, 12,870 with 8), and `bidir` (both duplicate checks, one and two
         threads) on a 4 x 4 puzzle: the tour answers from the table and reaches none of
         them."""
-        from puzzlelab.puzzles.coins.bfs import LevelArrayRun
-        from puzzlelab.puzzles.coins.bidir import bidirectional
+        from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
+        from puzzlelab.puzzles.coins.bfs.two_bit import TwoBitBfs
+        from puzzlelab.puzzles.coins.bidir.search import bidirectional
         from puzzlelab.puzzles.coins.kernels import forward_list, geometry, max_moves
-        from puzzlelab.puzzles.coins.two_bit import TwoBitBfs
 
         start = model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2]
         target = model.rows_to_mask(["o---", "---o", "o-o-", "-o-o"], "target")[2]

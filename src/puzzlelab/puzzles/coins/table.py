@@ -26,7 +26,7 @@ def run_table(instance: Instance, *, budget: Budget, progress, seed: int, memory
     found, why = _from_table(instance)
     if found is not None:
         return table_result(*found)
-    from puzzlelab.puzzles.coins.bidir import bidirectional
+    from puzzlelab.puzzles.coins.bidir.search import bidirectional
 
     result = bidirectional(instance, budget=budget, progress=progress, memory_mb=memory_mb, dedup=dedup, threads=threads)
     result.stats["table"] = f"{why}; solved by bidir"

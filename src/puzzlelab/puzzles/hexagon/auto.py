@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.hexagon.improve import run_improve
 from puzzlelab.puzzles.hexagon.model import HexInstance
-from puzzlelab.puzzles.hexagon.portfolio import run_portfolio
-from puzzlelab.puzzles.hexagon.sat import run_sat
+from puzzlelab.puzzles.hexagon.sat.improve import run_improve
+from puzzlelab.puzzles.hexagon.sat.portfolio import run_portfolio
+from puzzlelab.puzzles.hexagon.sat.search import run_sat
 
 __all__ = ["run_auto", "SAT_ORDERS"]
 

@@ -5,8 +5,8 @@ page offer them from these declarations). Each run function is a lazy
 from __future__ import annotations
 
 from puzzlelab.core.puzzle import Method, Option
-from puzzlelab.puzzles.hexagon.sat_encoding import SYMMETRY_CHOICES
-from puzzlelab.puzzles.hexagon.sat_solver import DEFAULT_ENCODING, ENCODINGS
+from puzzlelab.puzzles.hexagon.cnf.encoding import SYMMETRY_CHOICES
+from puzzlelab.puzzles.hexagon.cnf.solver import DEFAULT_ENCODING, ENCODINGS
 
 __all__ = ["METHODS", "BEAM_STATE_BYTES", "SAT_OPTIONS", "BEAM_OPTIONS", "LEVELS_OPTIONS", "IMPROVE_OPTIONS", "PORTFOLIO_OPTIONS"]
 
@@ -64,30 +64,30 @@ PORTFOLIO_OPTIONS = (
 
 METHODS: tuple[Method, ...] = (
     Method("auto", "sat for n <= 6 (proves optimal), improve for a given grid, else the portfolio", "puzzlelab.puzzles.hexagon.auto:run_auto", exact=True),
-    Method("sat", "penalty-edge SAT (CaDiCaL 1.9.5), bound tightened until UNSAT; ring/levels restrictions", "puzzlelab.puzzles.hexagon.sat:run_sat", SAT_OPTIONS, exact=True),
+    Method("sat", "penalty-edge SAT (CaDiCaL 1.9.5), bound tightened until UNSAT; ring/levels restrictions", "puzzlelab.puzzles.hexagon.sat.search:run_sat", SAT_OPTIONS, exact=True),
     Method(
         "backtrack",
         "depth-first backtracking in row order, penalty bound raised from 1 until a grid fits (exact; n <= 4 in seconds)",
-        "puzzlelab.puzzles.hexagon.backtrack:run_backtrack",
+        "puzzlelab.puzzles.hexagon.rowdp.backtrack:run_backtrack",
         exact=True,
     ),
-    Method("beam", "beam search over cells (clock or spiral order), fitness = penalty edges", "puzzlelab.puzzles.hexagon.beam:run_beam", BEAM_OPTIONS),
+    Method("beam", "beam search over cells (clock or spiral order), fitness = penalty edges", "puzzlelab.puzzles.hexagon.beam.search:run_beam", BEAM_OPTIONS),
     Method(
         "levels",
         "levels 1-2 then 3-4, each by beam, sat, dlx or ilp (default beam, then sat), linear-time 5s, 6s and 7s",
-        "puzzlelab.puzzles.hexagon.levels:run_levels",
+        "puzzlelab.puzzles.hexagon.levels.pipeline:run_levels",
         LEVELS_OPTIONS,
     ),
     Method(
         "improve",
         "blank a region of a grid (the given one, else a beam result) and re-solve it with SAT; repeat",
-        "puzzlelab.puzzles.hexagon.improve:run_improve",
+        "puzzlelab.puzzles.hexagon.sat.improve:run_improve",
         IMPROVE_OPTIONS,
     ),
     Method(
         "portfolio",
         "several sat settings (the published arguments first) in parallel worker processes; first proven or best wins",
-        "puzzlelab.puzzles.hexagon.portfolio:run_portfolio",
+        "puzzlelab.puzzles.hexagon.sat.portfolio:run_portfolio",
         PORTFOLIO_OPTIONS,
         exact=True,
     ),

@@ -87,9 +87,9 @@ class HexagonPuzzle(Puzzle):
         """The beam search's and backtracking's kernels, on order 3 (the tour's `auto`
         proves order 4 by SAT and never reaches them); the row DP's (`prove` up to
         n = 11) and the LRAT and DRAT checkers' (`prove --certified`), on order 4."""
-        from puzzlelab.core.drat import check_drat
-        from puzzlelab.puzzles.hexagon.cube_proof import prove_below
-        from puzzlelab.puzzles.hexagon.rowdp import grids_within
+        from puzzlelab.core.certificates.drat import check_drat
+        from puzzlelab.puzzles.hexagon.proof.cube_and_conquer import prove_below
+        from puzzlelab.puzzles.hexagon.rowdp.dp import grids_within
 
         self.solve(HexInstance(3), "beam", budget=120, width=50, order="clock", restarts=1)
         self.solve(HexInstance(3), "backtrack", budget=120)

@@ -16,7 +16,7 @@ Conventions (the solution format relies on them):
   bottom, `mirror90` swaps left and right).
 
 Everything is built from vertex coordinates, so the adjacency and the symmetry group are
-derived, not hand-listed. `verify.py` rebuilds what it needs on its own.
+derived, not hand-listed. `verify/checker.py` rebuilds what it needs on its own.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ by extending their prefixes, for worker processes (`core/parallel/`).
 
 Counting: solutions come out of the kernel in blocks, are expanded by their images, and
 are classified by `classify_kernel`, so no list of all solutions is ever held. A count
-carries a certificate for the independent checker (`verify.py`).
+carries a certificate for the independent checker (`verify/checker.py`).
 """
 
 from __future__ import annotations

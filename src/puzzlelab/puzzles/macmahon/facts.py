@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from puzzlelab.core.result import Budget, no_progress
+from puzzlelab.puzzles.macmahon.count_results import checked, run_enumerate
 from puzzlelab.puzzles.macmahon.enumerator import count_solutions
 from puzzlelab.puzzles.macmahon.mip import model_feasible
 from puzzlelab.puzzles.macmahon.model import parse_instance
 from puzzlelab.puzzles.macmahon.reference import PUBLISHED_COUNTS
-from puzzlelab.puzzles.macmahon.runners import checked, run_enumerate
 from puzzlelab.puzzles.macmahon.tiles import burnside_count, square_count_formula, tile_set, triangle_count_formula
 
 __all__ = ["tile_count_facts", "white_inside_facts", "count_facts", "all_facts", "PUBLISHED"]

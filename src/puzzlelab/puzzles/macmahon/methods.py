@@ -1,6 +1,6 @@
 """The MacMahon methods: names, options and their run functions as lazy references, so
 loading the registry imports no numba kernel, HiGHS or OR-tools (the functions live in
-runners.py for the enumerator and the backtracking, in mip.py and cpsat.py for the
+count_results.py for the enumerator and the backtracking, in mip.py and cpsat.py for the
 models).
 
 Options that name a file or a machine of the server (`checkpoint`, `backend`, `address`)
@@ -12,7 +12,7 @@ from puzzlelab.core.puzzle import Method, Option
 
 __all__ = ["METHODS"]
 
-_RUNNERS = "puzzlelab.puzzles.macmahon.runners"
+_RUNNERS = "puzzlelab.puzzles.macmahon.count_results"
 
 ORDER = Option("order", "str", "mrv", "cell order: mrv (fewest candidates first) or a fixed ring / rows / greedy", choices=("mrv", "ring", "rows", "greedy"))
 

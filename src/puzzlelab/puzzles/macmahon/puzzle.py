@@ -16,7 +16,7 @@ from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.macmahon import render
 from puzzlelab.puzzles.macmahon.methods import METHODS
 from puzzlelab.puzzles.macmahon.model import Instance, format_instance, instance_key, parse_instance
-from puzzlelab.puzzles.macmahon.verify import verify
+from puzzlelab.puzzles.macmahon.verify.checker import verify
 
 __all__ = ["MacMahon"]
 

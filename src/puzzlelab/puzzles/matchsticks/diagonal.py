@@ -12,8 +12,8 @@ frees exactly the sizes below k.
 from __future__ import annotations
 
 from puzzlelab.core.result import Budget, Result
-from puzzlelab.puzzles.matchsticks.common import check_roam, limit_from
 from puzzlelab.puzzles.matchsticks.model import Instance
+from puzzlelab.puzzles.matchsticks.options import check_roam, limit_from
 from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
 

@@ -7,7 +7,7 @@ REST service refuses them from a client (issue 22)."""
 from __future__ import annotations
 
 from puzzlelab.core.puzzle import Method, Option
-from puzzlelab.puzzles.matchsticks.common import BOUND, CHECKPOINT, COUNT, FREE_BELOW, ROAM, SUBTREES, WORKERS
+from puzzlelab.puzzles.matchsticks.options import BOUND, CHECKPOINT, COUNT, FREE_BELOW, ROAM, SUBTREES, WORKERS
 
 __all__ = ["METHODS"]
 

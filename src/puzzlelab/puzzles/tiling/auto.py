@@ -46,10 +46,10 @@ from puzzlelab.puzzles.tiling.beam import beam_tiling, greedy_tiling, oriented_b
 from puzzlelab.puzzles.tiling.bounds import band_lower_bound, lp_lower_bound
 from puzzlelab.puzzles.tiling.cpsat import cpsat_tiling
 from puzzlelab.puzzles.tiling.dp import solve_exact
+from puzzlelab.puzzles.tiling.dp_fallback import run_dp
 from puzzlelab.puzzles.tiling.limits import memory_allowed, model_size, require_model_fits
 from puzzlelab.puzzles.tiling.lns import improve_by_random_windows
 from puzzlelab.puzzles.tiling.model import Grid, format_grid, format_solution, parse_grid
-from puzzlelab.puzzles.tiling.runners import run_dp
 from puzzlelab.puzzles.tiling.stripes import improve_by_stripes
 
 __all__ = [

@@ -59,7 +59,7 @@ METHODS: tuple[Method, ...] = (
     Method(
         "dp",
         "exact column DP (write-up section 1): packed uint64 states up to height 15, wider states beyond",
-        "puzzlelab.puzzles.tiling.runners:run_dp",
+        "puzzlelab.puzzles.tiling.dp_fallback:run_dp",
         (
             Option("max_memory_mb", "float", 2000.0, "stop when the DP's states pass this many MB (never more than half the machine's memory)",
                    minimum=1, resource="memory", unit_bytes=1e6),

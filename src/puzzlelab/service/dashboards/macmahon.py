@@ -12,7 +12,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles import get
 from puzzlelab.puzzles.macmahon.model import parse_instance
-from puzzlelab.puzzles.macmahon.verify_certificate import published_count
+from puzzlelab.puzzles.macmahon.verify.certificate import published_count
 from puzzlelab.service.answers import Known, known
 from puzzlelab.service.dashboards import ours
 

@@ -39,7 +39,7 @@ from puzzlelab.puzzles.coins.bfs.two_bit import OLD, TwoBitBfs, expand_two_bit, 
 
 def part_exactness(start: str, byte_counts: list[int] | None, byte_history: list[dict] | None, max_level: int) -> dict:
     begin = model.parse_start(start)
-    bfs = TwoBitBfs(begin.width, begin.height, begin.board, keep_layers=False)
+    bfs = TwoBitBfs(begin.width, begin.height, begin.board, keep_levels=False)
     wall = time.perf_counter()
     counts = bfs.run(max_level=max_level)
     out = {"start": start, "levels": counts, "seconds": time.perf_counter() - wall, "history": bfs.history}
@@ -155,12 +155,12 @@ def part_slice(slice_bits: int, fractions: tuple[float, float]) -> dict:
     _fill_slice(cells, size, p_current, p_old, 2, 12345)
     geo, reserve = kernels.geometry(5, 9), kernels.max_moves(n, k)
     control = Budget().control
-    layer = np.empty(0, dtype=np.int64)
-    expand_two_bit(cells, words, 2, n, k, size, geo, 0, 4, control, reserve, layer, 0, offset, size - 1)  # compile
+    kept = np.empty(0, dtype=np.int64)
+    expand_two_bit(cells, words, 2, n, k, size, geo, 0, 4, control, reserve, kept, 0, offset, size - 1)  # compile
     # Expand the frontier of 1/64 of the slice; its children probe the whole slice.
     wall, cpu = time.perf_counter(), time.process_time()
     control[2] = 0
-    _, expanded, marked, _ = expand_two_bit(cells, words, 2, n, k, size, geo, 4, words.shape[0] // 64, control, reserve, layer, 0, offset, size - 1)
+    _, expanded, marked, _ = expand_two_bit(cells, words, 2, n, k, size, geo, 4, words.shape[0] // 64, control, reserve, kept, 0, offset, size - 1)
     cpu_s = time.process_time() - cpu
     generated = int(control[2])
     # A scan that finds no frontier (code 2 is gone from an all-unseen array): the
@@ -168,7 +168,7 @@ def part_slice(slice_bits: int, fractions: tuple[float, float]) -> dict:
     empty = huge_page_zeros(1 << 28)
     empty_words = empty.view(np.uint64)
     cpu2 = time.process_time()
-    expand_two_bit(empty, empty_words, 2, n, k, 4 * empty.nbytes, geo, 0, empty_words.shape[0], control, reserve, layer, 0, offset, size - 1)
+    expand_two_bit(empty, empty_words, 2, n, k, 4 * empty.nbytes, geo, 0, empty_words.shape[0], control, reserve, kept, 0, offset, size - 1)
     scan_cpu = time.process_time() - cpu2
     out = {
         "slice_boards": size,
@@ -219,7 +219,7 @@ def part_projection(slice_row: dict, reach_fraction: float, levels: int, cores: 
         f"{slice_row['children_per_expanded']:.1f} moves a board, {levels} levels): "
         f"1 core {one_core / 3600:.1f} h; {cores} cores {n_cores / 3600:.1f} h (80% efficiency assumed); "
         f"{nodes} nodes of {cores} cores {cluster / 3600:.2f} h (10 Gb/s links, rank exchange half overlapped); "
-        f"array {two_bit_bytes(total) / 1e9:.1f} GB (+ layer files ~5 bits a board on disk)"
+        f"array {two_bit_bytes(total) / 1e9:.1f} GB (+ level files ~5 bits a board on disk)"
     )
     starts = 37
     out["all_5x9_one_core_hours"] = starts * one_core / 3600

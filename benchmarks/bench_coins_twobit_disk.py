@@ -6,15 +6,15 @@ font on a Ray cluster (one start a node).
 1. --part 5x7: one 5 x 7 start until its 36 targets are found (as the byte-array
    campaign ran), on every core: each target's level must equal the optimal length of
    src/puzzlelab/puzzles/coins/data/font5x7_optimal.json (proven by the byte array),
-   each path rebuilt from the layer files replays in the checker; per level the boards,
-   the layer's bytes and bits a board, the CPU time; the peak memory.
+   each path rebuilt from the level files replays in the checker; per level the boards,
+   the level file's bytes and bits a board, the CPU time; the peak memory.
 2. --part 5x9: levels 0..--levels-5x9 of a 5 x 9 start whole, on an array whose pages
    are taken only where boards are marked (touch=False: this shared machine cannot give
-   18.3 GB to a benchmark); per level the boards, the CPU time, the layer's bytes.
+   18.3 GB to a benchmark); per level the boards, the CPU time, the level file's bytes.
 3. --part slice: 2^SLICE_BITS boards of the 5 x 9 rank space filled with the codes of a
    peak level (the 5 x 7 proportions), a 1/16 part of it expanded by the real kernel
    (expand_shared, atomics included) on 1 thread (--slice-share N: 1/N of it): boards expanded and children per CPU
-   second; the layer encoder's and an empty scan's bytes per second.
+   second; the level file encoder's and an empty scan's bytes per second.
 4. The projection, with its assumptions printed.
 
     nice -n 10 python benchmarks/bench_coins_twobit_disk.py --part 5x7 --start font5x7:A
@@ -51,15 +51,15 @@ def peak_rss_gb() -> float:
 
 
 def _levels_table(run: TwoBitRun, history: list[dict]) -> list[dict]:
-    sizes = run.layer_bytes()
+    sizes = run.level_file_bytes()
     rows = []
     for level, boards in enumerate(run.state["counts"]):
-        row = {"level": level, "boards": boards, "layer_bytes": sizes[level], "bits_per_board": 8 * sizes[level] / max(1, boards)}
+        row = {"level": level, "boards": boards, "level_file_bytes": sizes[level], "bits_per_board": 8 * sizes[level] / max(1, boards)}
         grown = next((h for h in history if h["level"] == level), None)
         if grown:
             row.update(cpu_seconds=grown["cpu_seconds"], seconds=grown["seconds"], expanded_before=grown["expanded"])
         rows.append(row)
-        print(f"   level {level:2d}: {boards:>13,} boards  layer {sizes[level]:>12,} B ({row['bits_per_board']:.2f} bits a board)"
+        print(f"   level {level:2d}: {boards:>13,} boards  level file {sizes[level]:>12,} B ({row['bits_per_board']:.2f} bits a board)"
               + (f"  made in {grown['seconds']:.1f} s wall, {grown['cpu_seconds']:.1f} s cpu" if grown else ""))
     return rows
 
@@ -88,16 +88,16 @@ def part_5x7(start_key: str, threads: int, folder: Path) -> dict:
                 wrong.append((glyph, level, entry.moves))
     print(f"   {checked} targets against the shipped table (byte-array BFS): {checked - len(wrong)} equal, paths replayed; wrong: {wrong}")
     reached = sum(outcome.levels)
-    layers = sum(r["layer_bytes"] for r in rows)
+    file_bytes = sum(r["level_file_bytes"] for r in rows)
     expanded = sum(h["expanded"] for h in outcome.history)
     out = {
         "start": start_key, "threads": run.threads, "levels": outcome.levels, "wall_seconds": wall, "cpu_seconds": cpu,
         "peak_rss_gb": peak_rss_gb(), "targets_checked": checked, "targets_wrong": wrong, "per_level": rows,
-        "layer_bytes_total": layers, "bits_per_board": 8 * layers / reached, "expanded": expanded,
+        "level_file_bytes_total": file_bytes, "bits_per_board": 8 * file_bytes / reached, "expanded": expanded,
         "expanded_per_cpu_second": expanded / cpu, "generated": int(sum(h["generated"] for h in outcome.history)),
         "byte_array_wall_seconds_campaign": json.loads(table_path().read_text())["provenance"]["starts"].get(begin.glyph, {}).get("wall_seconds"),
     }
-    print(f"   layers {layers / 1e6:.0f} MB, {out['bits_per_board']:.2f} bits a board reached; {expanded / cpu / 1e6:.2f} M boards expanded per cpu second")
+    print(f"   level files {file_bytes / 1e6:.0f} MB, {out['bits_per_board']:.2f} bits a board reached; {expanded / cpu / 1e6:.2f} M boards expanded per cpu second")
     run.close()
     return out
 
@@ -155,7 +155,7 @@ def part_slice(slice_bits: int, fractions: tuple[float, float], share: int = 16)
     }
     print(f"5 x 9 slice of {size:,} boards ({cells.nbytes / 2**30:.2f} GiB), 1/{share} of it expanded on 1 thread: {expanded:,} boards, "
           f"{out['children_per_expanded']:.1f} moves each, {out['expanded_per_cpu_second'] / 1e6:.3f} M boards expanded per cpu second "
-          f"({generated / cpu_s / 1e6:.1f} M children/s); layer encoding {1e9 * out['encode_seconds_per_board']:.1f} ns a board "
+          f"({generated / cpu_s / 1e6:.1f} M children/s); level file encoding {1e9 * out['encode_seconds_per_board']:.1f} ns a board "
           f"({encoded:,} boards), empty scan {out['scan_bytes_per_cpu_second'] / 1e9:.2f} GB/s of array")
     return out
 
@@ -201,7 +201,7 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=37)
     parser.add_argument("--levels-assumed", type=int, default=45, help="levels of a whole 5 x 9 start (each costs two scans)")
     parser.add_argument("--node-probes", type=float, default=1.5e9, help="random array probes a second one node's memory serves (assumed)")
-    parser.add_argument("--workdir", default=None, help="folder for the layer files (default: a temporary one, removed)")
+    parser.add_argument("--workdir", default=None, help="folder for the level files (default: a temporary one, removed)")
     args = parser.parse_args()
     parts = args.part or ["5x9", "slice"]
     base = Path(args.workdir or tempfile.mkdtemp(prefix="bench-twobit-"))

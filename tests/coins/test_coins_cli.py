@@ -150,7 +150,7 @@ def test_bfs_verb_on_the_two_bit_engine_resumes_and_verifies(tmp_path, oracle):
     assert data["finished"] is True and data["levels"] == np.bincount(list(distances.values())).tolist()
     assert [row["moves"] for row in data["targets"]] == expected == [7, 20, None]
     assert [row["verified"] for row in data["targets"]] == [True, True, False]
-    assert (tmp_path / "w" / "layer_020.ef").exists()
+    assert (tmp_path / "w" / "level_020.ef").exists()
 
 
 def test_batch_reports_a_start_refused_on_its_machine_in_one_line(tmp_path):

@@ -284,7 +284,7 @@ def test_memory_options_never_exceed_the_memory_available(monkeypatch, tmp_path)
 
 @pytest.mark.parametrize("engine", [LevelArrayRun, TwoBitRun])
 def test_a_forged_bfs_state_is_refused_not_believed(tmp_path, engine):
-    """state.json summarises the array or the layers; a resumed run checks it against
+    """state.json summarises the array or the level files; a resumed run checks it against
     them. A forged `finished` after level 4 used to end the search there, and an
     unreachable target was then reported unreachable on a fifth of the boards."""
     start = model.Start(4, 4, model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2])  # 21 levels
@@ -317,7 +317,7 @@ def test_a_forged_bfs_state_is_refused_not_believed(tmp_path, engine):
         refused = "damaged" in message or "its state.json is not a checkpoint" in message
         assert info.value.field == "workdir" and refused and "\n" not in message, (forged, message)
         assert (folder / "state.json").read_text() == text
-    if engine is TwoBitRun:  # its layers past the counted ones are grown again, the same
+    if engine is TwoBitRun:  # its level files past the counted ones are grown again, the same
         (folder / "state.json").write_text(json.dumps({**good, "counts": counts[:5], "finished": False}))
         again = engine(start, folder)
         regrown = again.run(stop_when_found=False)

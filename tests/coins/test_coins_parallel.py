@@ -77,10 +77,10 @@ def test_several_threads_give_the_one_thread_levels_and_bytes(tmp_path, name, mo
 
 def test_several_threads_equal_the_plain_bfs_on_4x4(tmp_path, oracle):
     start = model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2]
-    layers = np.bincount(list(oracle.bfs(start, 4, 4).values())).tolist()
+    level_counts = np.bincount(list(oracle.bfs(start, 4, 4).values())).tolist()
     for mode in ("push", "pull", "auto"):
         run = LevelArrayRun(model.Start(4, 4, start), tmp_path / mode, threads=THREADS)
-        assert run.run(stop_when_found=False, mode=mode).levels == layers, mode
+        assert run.run(stop_when_found=False, mode=mode).levels == level_counts, mode
         run.close()
 
 

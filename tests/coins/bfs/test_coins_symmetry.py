@@ -97,31 +97,31 @@ SYMMETRIC_STARTS = [
 def test_one_board_per_orbit_gives_the_oracle_levels_and_paths(tmp_path, oracle, width, height, rows):
     start = model.rows_to_mask(rows, "start")[2]
     distances = oracle.bfs(start, width, height)
-    layers = np.bincount(list(distances.values())).tolist()
+    level_counts = np.bincount(list(distances.values())).tolist()
     for mode in ("push", "pull"):
         run = LevelArrayRun(model.Start(width, height, start), tmp_path / mode)
         assert run.symmetries == stabilizer(start, width, height)[0] and run.symmetries
         outcome = run.run(stop_when_found=False, mode=mode)
-        assert outcome.finished and outcome.levels == layers, mode
+        assert outcome.finished and outcome.levels == level_counts, mode
         held = run.levels[: run.total]
         stored = int(np.count_nonzero((held != 0) & (held != IMAGE)))
-        assert stored < sum(layers)  # fewer boards stored than reached
-        for level in range(1, len(layers)):
-            assert run.kernels.count(level + 1) == layers[level]
-        assert run.kernels.level_counts(len(layers)) == layers  # the resume check's fast recount
+        assert stored < sum(level_counts)  # fewer boards stored than reached
+        for level in range(1, len(level_counts)):
+            assert run.kernels.count(level + 1) == level_counts[level]
+        assert run.kernels.level_counts(len(level_counts)) == level_counts  # the resume check's fast recount
         for target in list(distances)[:: max(1, len(distances) // 40)]:
             moves = run.moves(target)
             assert len(moves) == distances[target]
             assert PUZZLE.verify(model.Instance(width, height, start, target), moves).ok
         run.close()
     partial = LevelArrayRun(model.Start(width, height, start), tmp_path / "partial")
-    assert partial.run(stop_when_found=False, max_level=3).levels == layers[:4]
-    assert partial.kernels.level_counts(6) == layers[:4] + [0, 0]
+    assert partial.run(stop_when_found=False, max_level=3).levels == level_counts[:4]
+    assert partial.kernels.level_counts(6) == level_counts[:4] + [0, 0]
     partial.close()
     state = json.loads((tmp_path / "push" / "state.json").read_text())
     assert state["symmetry"] == stabilizer(start, width, height)[0]
     # an array of orbits is not resumed as an array of every board
     plain = LevelArrayRun(model.Start(width, height, start), tmp_path / "push", symmetry=False)
     assert not plain.resumed and plain.symmetries == []
-    assert plain.run(stop_when_found=False).levels == layers
+    assert plain.run(stop_when_found=False).levels == level_counts
     plain.close()

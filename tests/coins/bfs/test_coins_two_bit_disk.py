@@ -1,9 +1,9 @@
 """The disk-backed two-bit BFS (bfs/two_bit_bfs.py, issue 23 section 3) against the
 plain-Python BFS (conftest oracle) and the byte array (bfs/byte_bfs.py): the same distance for
-every board on 4 x 4 and 4 x 5 boards, on one thread and on three (the same layer files,
-byte for byte); the Elias-Fano layer files round-trip; a run interrupted after level k
-resumes from its layers to the same result; paths rebuilt from the layers replay in the
-checker; corrupt layers and short memory or disk are refused with the figures."""
+every board on 4 x 4 and 4 x 5 boards, on one thread and on three (the same level files,
+byte for byte); the Elias-Fano level files round-trip; a run interrupted after level k
+resumes from its level files to the same result; paths rebuilt from the level files replay in the
+checker; corrupt level files and short memory or disk are refused with the figures."""
 
 import json
 import math
@@ -17,15 +17,15 @@ from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.coins import PUZZLE, model
 from puzzlelab.puzzles.coins.bfs import two_bit_bfs as engine
 from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
-from puzzlelab.puzzles.coins.bfs.level_file import SPAN_RANKS, LayerReader, LayerWriter, encode_span, layer_paths, segment_bytes
+from puzzlelab.puzzles.coins.bfs.level_file import SPAN_RANKS, LevelFileReader, LevelFileWriter, encode_span, level_file_paths, segment_bytes
 from puzzlelab.puzzles.coins.bfs.two_bit_bfs import TwoBitRun
 
 START_4X4 = model.rows_to_mask(["---o", "o---", "-o-o", "o-o-"], "start")[2]
 START_4X5 = model.rows_to_mask(["oo--", "o--o", "--o-", "o---", "-oo-"], "start")[2]  # 125,970 boards, 19 levels
 
 
-def _layers(run: TwoBitRun) -> list[tuple[bytes, bytes]]:
-    return [(p.read_bytes(), i.read_bytes()) for p, i in (layer_paths(run.workdir, lv) for lv in range(len(run.state["counts"])))]
+def _level_files(run: TwoBitRun) -> list[tuple[bytes, bytes]]:
+    return [(p.read_bytes(), i.read_bytes()) for p, i in (level_file_paths(run.workdir, lv) for lv in range(len(run.state["counts"])))]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def test_every_board_has_the_oracle_distance_on_4x4(tmp_path, distances_4x4):
     run = TwoBitRun(model.Start(4, 4, START_4X4), tmp_path / "run", threads=1)
     outcome = run.run(stop_when_found=False)
     assert outcome.finished and outcome.levels == np.bincount(list(distances_4x4.values())).tolist()
-    for level in range(len(outcome.levels)):  # each layer is exactly the oracle's level
+    for level in range(len(outcome.levels)):  # each level file is exactly the oracle's level
         expected = sorted(rank_many(np.array([b for b, d in distances_4x4.items() if d == level], dtype=np.uint64)).tolist())
         assert run.reader(level).ranks().tolist() == expected
     unreached = next(b for b in range(1 << 16) if model.popcount(b) == 6 and b not in distances_4x4)
@@ -59,7 +59,7 @@ def test_4x5_equals_the_byte_array_on_one_and_three_threads(tmp_path):
     three = TwoBitRun(start, tmp_path / "three", threads=3, span_words=8)
     assert three.spans == 493
     assert one.run(stop_when_found=False).levels == expected.levels == three.run(stop_when_found=False).levels
-    assert _layers(one) == _layers(three)  # the same boards at every level, whatever the threads
+    assert _level_files(one) == _level_files(three)  # the same boards at every level, whatever the threads
     big = TwoBitRun(start, tmp_path / "big", threads=1)  # one span of 2^16 words: the same boards
     assert big.run(stop_when_found=False).levels == expected.levels
     assert [big.reader(lv).ranks().tolist() == one.reader(lv).ranks().tolist() for lv in range(len(expected.levels))] == [True] * len(expected.levels)
@@ -77,7 +77,7 @@ def test_4x5_equals_the_byte_array_on_one_and_three_threads(tmp_path):
         run.close()
 
 
-def test_layer_files_round_trip(tmp_path):
+def test_level_files_round_trip(tmp_path):
     rng = np.random.default_rng(5)
     spans = 3
     cells = np.zeros(spans * SPAN_RANKS // 4, dtype=np.uint8)
@@ -86,13 +86,13 @@ def test_layer_files_round_trip(tmp_path):
     chosen = np.sort(rng.choice(SPAN_RANKS, size=1000, replace=False))
     chosen = np.concatenate([chosen, np.arange(2 * SPAN_RANKS, 3 * SPAN_RANKS)])
     np.bitwise_or.at(cells, chosen >> 2, (2 << (2 * (chosen & 3))).astype(np.uint8))
-    writer = LayerWriter(tmp_path, 7, spans)
+    writer = LevelFileWriter(tmp_path, 7, spans)
     for i in range(spans):
         n, low, seg = encode_span(words, 2, i * SPAN_RANKS // 32, (i + 1) * SPAN_RANKS // 32)
         assert seg.nbytes == segment_bytes(n, SPAN_RANKS)
         writer.add(i, n, low, seg)
     writer.finish()
-    reader = LayerReader(tmp_path, 7, spans)
+    reader = LevelFileReader(tmp_path, 7, spans)
     assert reader.boards == len(chosen) and np.array_equal(reader.ranks(), chosen)
     probes = np.concatenate([chosen[:200], rng.integers(0, spans * SPAN_RANKS, 500)])
     inside = set(chosen.tolist())
@@ -100,7 +100,7 @@ def test_layer_files_round_trip(tmp_path):
     reader.close()
 
 
-def test_an_interrupted_run_resumes_from_its_layers_to_the_same_result(tmp_path):
+def test_an_interrupted_run_resumes_from_its_level_files_to_the_same_result(tmp_path):
     start = model.Start(4, 5, START_4X5)
     whole = TwoBitRun(start, tmp_path / "whole", threads=2, span_words=64)
     expected = whole.run(stop_when_found=False).levels
@@ -112,29 +112,29 @@ def test_an_interrupted_run_resumes_from_its_layers_to_the_same_result(tmp_path)
     stopped = run.run(budget=budget, stop_when_found=False)
     assert stopped.stopped and stopped.levels == expected[:7]
     run.close()
-    # a kill after layer 7 was written but before state.json counted it
-    (folder / "layer_007.ef").write_bytes(b"\0" * 24)
+    # a kill after level file 7 was written but before state.json counted it
+    (folder / "level_007.ef").write_bytes(b"\0" * 24)
     again = TwoBitRun(start, folder, threads=2, span_words=64)
     assert again.resumed and len(again.state["counts"]) == 7
     outcome = again.run(stop_when_found=False)
-    assert outcome.levels == expected and _layers(again) == _layers(whole)
+    assert outcome.levels == expected and _level_files(again) == _level_files(whole)
     target = int(unrank_many(np.array([again.reader(15).ranks()[3]]), 20, 8)[0])
     assert len(again.moves(target)) == 15
     again.close()
     whole.close()
 
 
-def test_a_damaged_layer_is_refused_on_resume(tmp_path):
+def test_a_damaged_level_file_is_refused_on_resume(tmp_path):
     folder = tmp_path / "run"
     run = TwoBitRun(model.Start(4, 4, START_4X4), folder, threads=1)
     run.run(max_level=5)
     run.close()
-    data = bytearray((folder / "layer_003.ef").read_bytes())
+    data = bytearray((folder / "level_003.ef").read_bytes())
     data[5] ^= 0x10
-    (folder / "layer_003.ef").write_bytes(bytes(data))
+    (folder / "level_003.ef").write_bytes(bytes(data))
     with pytest.raises(InvalidInstance) as info:
         TwoBitRun(model.Start(4, 4, START_4X4), folder, threads=1)
-    assert "CRC" in str(info.value) and "layer_003" in str(info.value)
+    assert "CRC" in str(info.value) and "level_003" in str(info.value)
 
 
 def test_5x9_is_refused_up_front_when_memory_or_disk_is_short(tmp_path, monkeypatch):
@@ -236,22 +236,22 @@ def test_the_shared_kernel_loses_no_mark_under_contention(bits, rounds):
 def test_a_full_disk_stops_with_a_clear_error_and_the_run_resumes(tmp_path, monkeypatch, distances_4x4):
     import errno
 
-    from puzzlelab.puzzles.coins.bfs import level_file as layer_file
+    from puzzlelab.puzzles.coins.bfs import level_file
 
     folder = tmp_path / "run"
     run = TwoBitRun(model.Start(4, 4, START_4X4), folder, threads=1)
     run.run(max_level=3)
-    real_add = layer_file.LayerWriter.add
+    real_add = level_file.LevelFileWriter.add
 
     def full(self, *args):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(layer_file.LayerWriter, "add", full)
+    monkeypatch.setattr(level_file.LevelFileWriter, "add", full)
     with pytest.raises(InvalidInstance) as info:
         run.run(stop_when_found=False)
-    assert "writing layer 4 failed (No space left on device)" in str(info.value) and "levels 0..3 are kept" in str(info.value)
-    assert sorted(p.name for p in folder.glob("layer_*.ef*")) == [f"layer_{lv:03d}.ef" for lv in range(4)]
-    monkeypatch.setattr(layer_file.LayerWriter, "add", real_add)
+    assert "writing level file 4 failed (No space left on device)" in str(info.value) and "levels 0..3 are kept" in str(info.value)
+    assert sorted(p.name for p in folder.glob("level_*.ef*")) == [f"level_{lv:03d}.ef" for lv in range(4)]
+    monkeypatch.setattr(level_file.LevelFileWriter, "add", real_add)
     assert run.run(stop_when_found=False).levels == np.bincount(list(distances_4x4.values())).tolist()  # same process, rebuilt
     run.close()
 

@@ -52,18 +52,18 @@ def test_bidir_memory_bound_gives_a_proven_lower_bound():
     assert "memory" in result.stats["note"]
 
 
-def test_bfs_levels_equal_the_oracle_layers_and_paths_verify(tmp_path, distances):
+def test_bfs_levels_equal_the_oracle_levels_and_paths_verify(tmp_path, distances):
     start = model.Start(W, H, START)
     run = LevelArrayRun(start, tmp_path / "run")
     outcome = run.run(stop_when_found=False)
-    layers = np.bincount(list(distances.values())).tolist()
-    assert outcome.finished and outcome.levels == layers
+    level_counts = np.bincount(list(distances.values())).tolist()
+    assert outcome.finished and outcome.levels == level_counts
     for target in list(distances)[::97]:
         moves = run.moves(target)
         assert len(moves) == distances[target]
         assert PUZZLE.verify(model.Instance(W, H, START, target), moves).ok
     unreached = sum(1 for b in range(1 << 16) if model.popcount(b) == COINS and b not in distances)
-    assert math.comb(16, COINS) - sum(layers) == unreached
+    assert math.comb(16, COINS) - sum(level_counts) == unreached
     run.close()
 
 
@@ -153,9 +153,9 @@ def test_two_bit_bfs_equals_the_oracle_and_rebuilds_paths(distances):
     ],
 )
 def test_both_probe_kernels_and_pull_build_the_same_levels(tmp_path, distances, probe, mode):
-    layers = np.bincount(list(distances.values())).tolist()
+    level_counts = np.bincount(list(distances.values())).tolist()
     run = LevelArrayRun(model.Start(W, H, START), tmp_path / f"{probe}-{mode}", probe=probe)
-    assert run.run(stop_when_found=False, mode=mode).levels == layers
+    assert run.run(stop_when_found=False, mode=mode).levels == level_counts
     run.close()
 
 

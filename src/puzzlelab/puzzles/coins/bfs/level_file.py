@@ -1,4 +1,4 @@
-"""Layer files of the disk-backed two-bit BFS (bfs/two_bit_bfs.py): the boards of one BFS
+"""Level files of the disk-backed two-bit BFS (bfs/two_bit_bfs.py): the boards of one BFS
 level as their sorted ranks, Elias-Fano coded, in segments a reader can look up.
 
 Why Elias-Fano. A level's ranks are a sorted subset of n out of U; Elias-Fano (Elias
@@ -13,8 +13,8 @@ of each level's membership and 8+ for one-byte varint gaps.
 Layout. The rank space is cut into spans of SPAN_WORDS words of the two-bit array
 (32 boards a word, 2^21 ranks a span; tests use smaller spans); each span is its own Elias-Fano segment over
 its own range, so threads encode spans independently, a lookup reads one segment, and
-a segment's CRC-32 is checked before it is read. `layer_NNN.ef` holds the segments'
-uint64 words in span order (lows, then highs); `layer_NNN.idx.npy` an int64 row per
+a segment's CRC-32 is checked before it is read. `level_NNN.ef` holds the segments'
+uint64 words in span order (lows, then highs); `level_NNN.idx.npy` an int64 row per
 span: word offset, boards, l, CRC-32. Both are written under a temporary name and
 renamed, so a file with its final name is complete.
 """
@@ -30,7 +30,7 @@ import numpy as np
 
 from puzzlelab.core.bits import ctz, popcount
 
-__all__ = ["SPAN_WORDS", "SPAN_RANKS", "LayerWriter", "LayerReader", "encode_span", "segment_contains", "segment_bytes", "layer_paths", "CorruptLayer"]
+__all__ = ["SPAN_WORDS", "SPAN_RANKS", "LevelFileWriter", "LevelFileReader", "encode_span", "segment_contains", "segment_bytes", "level_file_paths", "CorruptLevelFile"]
 
 SPAN_WORDS = 1 << 16
 SPAN_RANKS = 32 * SPAN_WORDS
@@ -38,8 +38,8 @@ FIELDS = np.uint64(0x5555555555555555)
 _ONE = np.uint64(1)
 
 
-class CorruptLayer(ValueError):
-    """A layer file that is missing, short, or fails its CRC."""
+class CorruptLevelFile(ValueError):
+    """A level file that is missing, short, or fails its CRC."""
 
 
 def segment_bytes(n: int, universe: int) -> int:
@@ -156,16 +156,16 @@ def mark_segment(cells, seg, n, low, first_rank, code):
     return i
 
 
-def layer_paths(folder: Path, level: int) -> tuple[Path, Path]:
-    return folder / f"layer_{level:03d}.ef", folder / f"layer_{level:03d}.idx.npy"
+def level_file_paths(folder: Path, level: int) -> tuple[Path, Path]:
+    return folder / f"level_{level:03d}.ef", folder / f"level_{level:03d}.idx.npy"
 
 
-class LayerWriter:
+class LevelFileWriter:
     """Writes one level's segments in span order (`add`), then `finish` renames the
     files into place; `sync` also flushes them to the disk."""
 
     def __init__(self, folder: Path, level: int, spans: int, sync: bool = False):
-        self.data_path, self.index_path = layer_paths(folder, level)
+        self.data_path, self.index_path = level_file_paths(folder, level)
         self._tmp = self.data_path.with_suffix(".ef.tmp")
         self._fh = open(self._tmp, "wb")
         self.index = np.zeros((spans, 4), dtype=np.int64)
@@ -197,24 +197,24 @@ class LayerWriter:
         self._tmp.unlink(missing_ok=True)
 
 
-class LayerReader:
-    """One level's layer file, mapped read-only; each segment's CRC is checked the first
-    time it is read. Raises CorruptLayer when the files are missing or do not fit."""
+class LevelFileReader:
+    """One level's level file, mapped read-only; each segment's CRC is checked the first
+    time it is read. Raises CorruptLevelFile when the files are missing or do not fit."""
 
     def __init__(self, folder: Path, level: int, spans: int, span_words: int = SPAN_WORDS):
-        self.data_path, self.index_path = layer_paths(folder, level)
+        self.data_path, self.index_path = level_file_paths(folder, level)
         self.level = level
         self.span_ranks = 32 * span_words
         try:
             self.index = np.load(self.index_path, allow_pickle=False)
             size = self.data_path.stat().st_size
         except (OSError, ValueError) as exc:
-            raise CorruptLayer(f"layer file of level {level} in {self.data_path.parent}: cannot be read ({exc})") from None
+            raise CorruptLevelFile(f"level file of level {level} in {self.data_path.parent}: cannot be read ({exc})") from None
         if self.index.shape != (spans, 4) or self.index.dtype != np.int64:
-            raise CorruptLayer(f"{self.index_path}: expected {spans} spans of int64, got {self.index.shape} {self.index.dtype}")
+            raise CorruptLevelFile(f"{self.index_path}: expected {spans} spans of int64, got {self.index.shape} {self.index.dtype}")
         ends = np.append(self.index[1:, 0], size // 8)
         if size % 8 or np.any(ends < self.index[:, 0]) or (spans and self.index[0, 0] != 0):
-            raise CorruptLayer(f"{self.data_path}: its length ({size} bytes) does not match its index")
+            raise CorruptLevelFile(f"{self.data_path}: its length ({size} bytes) does not match its index")
         self.ends = ends
         self.data = np.memmap(self.data_path, dtype=np.uint64, mode="r") if size else np.zeros(0, dtype=np.uint64)
         self.checked = np.zeros(spans, dtype=bool)
@@ -226,7 +226,7 @@ class LayerReader:
         seg = np.asarray(self.data[offset : int(self.ends[span])])
         if not self.checked[span]:
             if zlib.crc32(seg.tobytes()) != crc:
-                raise CorruptLayer(f"{self.data_path}: span {span} fails its CRC-32 (the file is damaged)")
+                raise CorruptLevelFile(f"{self.data_path}: span {span} fails its CRC-32 (the file is damaged)")
             self.checked[span] = True
         return seg, n, low
 
@@ -236,17 +236,17 @@ class LayerReader:
         return bool(segment_contains(seg, n, low, rank - span * self.span_ranks))
 
     def mark_into(self, cells: np.ndarray, code: int) -> int:
-        """Set every board of the layer to `code` in a two-bit array; returns the count."""
+        """Set every board of the level file to `code` in a two-bit array; returns the count."""
         marked = 0
         for span in range(self.index.shape[0]):
             seg, n, low = self.segment(span)
             marked += int(mark_segment(cells, seg, n, low, span * self.span_ranks, code))
         if marked != self.boards:
-            raise CorruptLayer(f"{self.data_path}: decoded {marked} boards, its index says {self.boards}")
+            raise CorruptLevelFile(f"{self.data_path}: decoded {marked} boards, its index says {self.boards}")
         return marked
 
     def ranks(self) -> np.ndarray:
-        """Every rank of the layer, in order (for tests and small boards)."""
+        """Every rank of the level file, in order (for tests and small boards)."""
         cells = np.zeros(-(-(self.index.shape[0] * self.span_ranks) // 4), dtype=np.uint8)
         self.mark_into(cells, 1)
         fields = (cells[:, None] >> np.arange(0, 8, 2, dtype=np.uint8)) & 3

@@ -16,7 +16,7 @@ that swap roles every level: boards of the current level carry `current`, boards
 for the next level `next`. A board is expanded exactly once and is relabelled old right
 after, so once a level's scan ends no `current` is left and the codes swap with no
 extra pass. Each level's boards (the ranks found in the scan, in increasing order) can
-be written out as a layer; a path is rebuilt by stepping back into the previous layer,
+be written out as a level file; a path is rebuilt by stepping back into the previous level,
 exactly as with the byte array.
 
 The kernels below are the CPU version; like bfs/byte_array.py they keep the array a plain
@@ -62,15 +62,15 @@ def _set(cells, r, code):
 
 
 @numba.njit(cache=True, nogil=True)
-def expand_two_bit(cells, words, current, n, k, total, geo, word_lo, word_hi, control, reserve, layer, layer_n, rank_offset, slice_mask):
+def expand_two_bit(cells, words, current, n, k, total, geo, word_lo, word_hi, control, reserve, kept, kept_n, rank_offset, slice_mask):
     """Expand every board coded `current` in words [word_lo, word_hi) (32 boards a
     word): unseen forward neighbours get the other frontier code, then the board
-    becomes OLD. Appends the expanded ranks to `layer` while it has room (layer_n
+    becomes OLD. Appends the expanded ranks to `kept` while it has room (kept_n
     counts them all). Real runs pass rank_offset 0 and slice_mask -1. A benchmark may
     hold only a slice of the ranks: board i of the array is rank rank_offset + i, and
     child ranks are folded into the slice by `& slice_mask` (probing an array of the
     slice's size at random, as the full array would be probed).
-    Returns (word reached, expanded, marked, layer_n)."""
+    Returns (word reached, expanded, marked, kept_n)."""
     ranks = np.empty(reserve, dtype=np.int64)
     scratch = np.empty((3, 66), dtype=np.int64)
     nxt = np.uint8(5 - current)  # 2 <-> 3
@@ -81,7 +81,7 @@ def expand_two_bit(cells, words, current, n, k, total, geo, word_lo, word_hi, co
     for w in range(word_lo, word_hi):
         if (w & 4095) == 0 and should_stop(control):
             control[NODES] += generated
-            return w, expanded, marked, layer_n
+            return w, expanded, marked, kept_n
         x = words[w] ^ pattern
         if ((~(x | (x >> np.uint64(1)))) & _FIELDS) == 0:
             continue  # no field of this word equals `current`
@@ -103,16 +103,16 @@ def expand_two_bit(cells, words, current, n, k, total, geo, word_lo, word_hi, co
                         _set(cells, child, nxt)
                         marked += 1
                 _set(cells, r, OLD)
-                if layer_n < layer.shape[0]:
-                    layer[layer_n] = r + rank_offset
-                layer_n += 1
+                if kept_n < kept.shape[0]:
+                    kept[kept_n] = r + rank_offset
+                kept_n += 1
                 expanded += 1
             r += 1
             if r >= end:
                 break
             mask = next_subset(mask)
     control[NODES] += generated
-    return word_hi, expanded, marked, layer_n
+    return word_hi, expanded, marked, kept_n
 
 
 @numba.njit(cache=True, nogil=True)
@@ -126,7 +126,7 @@ def expand_shared(cells, words, current, n, k, total, geo, word_lo, word_hi, con
     expanded board turns old by an atomic XOR of current ^ OLD into its own field
     (only its range's thread ever changes a `current` field). The scan reads its words
     while others OR into them: the `current` fields it looks for never change under it.
-    Returns (word reached, expanded, marked); no layer is kept (bfs/level_file.py encodes
+    Returns (word reached, expanded, marked); no level's ranks are kept (bfs/level_file.py encodes
     the level from the array afterwards)."""
     ranks = np.empty(reserve, dtype=np.int64)
     scratch = np.empty((3, 66), dtype=np.int64)
@@ -185,11 +185,11 @@ def _count_code(words, code):
 
 
 class TwoBitBfs:
-    """An exact BFS from `start` at two bits a board, in memory, keeping each layer's
-    ranks (sorted) when `keep_layers` so paths can be rebuilt. For boards of the size
-    of the tests and of 5 x 7; at 5 x 9 the layers would go to disk, delta-coded."""
+    """An exact BFS from `start` at two bits a board, in memory, keeping each level's
+    ranks (sorted) when `keep_levels` so paths can be rebuilt. For boards of the size
+    of the tests and of 5 x 7; at 5 x 9 they would go to disk as level files, delta-coded."""
 
-    def __init__(self, width: int, height: int, start: int, keep_layers: bool = True):
+    def __init__(self, width: int, height: int, start: int, keep_levels: bool = True):
         self.width, self.height, self.start = width, height, start
         self.n = width * height
         self.k = popcount(start)
@@ -198,10 +198,10 @@ class TwoBitBfs:
         self.words = self.cells.view(np.uint64)
         self.geo = geometry(width, height)
         self.reserve = max_moves(self.n, self.k)
-        self.keep_layers = keep_layers
+        self.keep_levels = keep_levels
         start_rank = int(rank(np.uint64(start)))
         self.cells[start_rank >> 2] |= np.uint8(2 << (2 * (start_rank & 3)))
-        self.layers: list[np.ndarray] = [np.array([start_rank], dtype=np.int64)]
+        self.level_ranks: list[np.ndarray] = [np.array([start_rank], dtype=np.int64)]
         self.counts = [1]
         self.current = 2
         self.history: list[dict] = []
@@ -211,46 +211,46 @@ class TwoBitBfs:
         budget = budget or Budget()
         while self.counts[-1] and (max_level is None or len(self.counts) - 1 < max_level):
             started, cpu = time.perf_counter(), time.process_time()
-            size = self.counts[-1] if self.keep_layers else 0
-            layer = np.empty(size, dtype=np.int64)
+            size = self.counts[-1] if self.keep_levels else 0
+            kept = np.empty(size, dtype=np.int64)
             word, expanded, marked, got = expand_two_bit(
                 self.cells, self.words, self.current, self.n, self.k, self.total, self.geo,
-                0, self.words.shape[0], budget.control, self.reserve, layer, 0, 0, -1,
+                0, self.words.shape[0], budget.control, self.reserve, kept, 0, 0, -1,
             )
             if word < self.words.shape[0]:
                 raise TimeoutError("budget ended inside a level")
-            if self.keep_layers:
-                self.layers[-1] = layer[:got]
+            if self.keep_levels:
+                self.level_ranks[-1] = kept[:got]
             self.current = 5 - self.current
             self.counts.append(marked)
             self.history.append(
                 {"level": len(self.counts) - 1, "boards": marked, "seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu}
             )
-            if self.keep_layers:
-                self.layers.append(np.empty(0, dtype=np.int64))
+            if self.keep_levels:
+                self.level_ranks.append(np.empty(0, dtype=np.int64))
         if self.counts[-1] == 0:
             self.counts.pop()
-            if self.keep_layers:
-                self.layers.pop()
+            if self.keep_levels:
+                self.level_ranks.pop()
         return list(self.counts)
 
     def level_of(self, board: int) -> int:
-        """A board's level, from the layers (-1 when not reached)."""
+        """A board's level, from the levels' ranks (-1 when not reached)."""
         r = int(rank(np.uint64(board)))
-        for level, layer in enumerate(self.layers):
-            i = np.searchsorted(layer, r)
-            if i < layer.shape[0] and layer[i] == r:
+        for level, kept in enumerate(self.level_ranks):
+            i = np.searchsorted(kept, r)
+            if i < kept.shape[0] and kept[i] == r:
                 return level
         return -1
 
     def path(self, board: int) -> list[int]:
-        """Start ... board, stepping back into the previous layer each time."""
+        """Start ... board, stepping back into the previous level each time."""
         level = self.level_of(board)
         if level < 0:
             raise ValueError("board not reached")
         boards = [board]
         while level > 0:
-            before = self.layers[level - 1]
+            before = self.level_ranks[level - 1]
             step = None
             for candidate in backward_list(np.uint64(board), self.geo, self.reserve):
                 r = int(rank(np.uint64(candidate)))
@@ -259,7 +259,7 @@ class TwoBitBfs:
                     step = int(candidate)
                     break
             if step is None:
-                raise AssertionError("two-bit BFS: no predecessor in the previous layer")
+                raise AssertionError("two-bit BFS: no predecessor in the previous level")
             board, level = step, level - 1
             boards.append(board)
         return boards[::-1]

@@ -1,32 +1,32 @@
 """`bfs` where one byte a board does not fit (5 x 9: C(45, 13) = 73,006,209,045 boards,
 73 GB): the two-bit level array of bfs/two_bit.py (18.3 GB) in memory, each level's boards
-written to disk as a layer file (bfs/level_file.py, Elias-Fano coded), on every core.
+written to disk as a level file (bfs/level_file.py, Elias-Fano coded), on every core.
 
 Levels. Level L's boards carry code 2 + (L mod 2) while they are the frontier; the
 expansion (two_bit.expand_shared, threads over disjoint spans of words, atomic OR and
 XOR on the shared bytes) gives unseen children the other frontier code and turns each
-expanded board `old`; then one scan encodes the boards holding the new code as layer
+expanded board `old`; then one scan encodes the boards holding the new code as level file
 L + 1 (Korf, "Minimizing disk I/O in two-bit breadth-first search", AAAI 2008, with the
-layers of Korf and Schultze's disk-based BFS).
+level files of Korf and Schultze's disk-based BFS).
 
-Checkpoint. The layers are the checkpoint: the array at the end of a level is a
-function of them (layers 0..L old, layer L + 1 the frontier code, every other board
-unseen), so a level costs a layer's bytes of writing (about 5.4 bits a board reached,
+Checkpoint. The level files are the checkpoint: the array at the end of a level is a
+function of them (level files 0..L old, level file L + 1 the frontier code, every other board
+unseen), so a level costs a level file's bytes of writing (about 5.4 bits a board reached,
 against 18.3 GB for the array each level), and a resumed run rebuilds the array from
-the layers and goes on with the level that was in progress: a killed run loses at most
+the level files and goes on with the level that was in progress: a killed run loses at most
 that level, and the rebuilt array is the one the uninterrupted run had, bit for bit.
-`state.json` (the counts) is written after the layer is renamed into place.
+`state.json` (the counts) is written after the level file is renamed into place.
 
 How a path is rebuilt, and why it is exact. The coin move graph is directed: a
 predecessor of a level-L board sits at level L - 1 or at any higher level (the reverse
 of a move is a move only when the vacated cell had two supporting coins), so the code
 of a two-bit array, or a level's residue mod 3, does not say which predecessor is one
-step nearer the start. The layer files do: layer L - 1 holds exactly the boards at
-distance L - 1. A board at level L >= 1 has a BFS parent in layer L - 1 (the board whose
+step nearer the start. The level files do: level file L - 1 holds exactly the boards at
+distance L - 1. A board at level L >= 1 has a BFS parent in level file L - 1 (the board whose
 expansion marked it), so among its predecessors (kernels.backward_moves) one at least is
-found in layer L - 1; stepping to it and repeating reaches the start in exactly L moves,
+found in level file L - 1; stepping to it and repeating reaches the start in exactly L moves,
 each a legal move, which is optimal since L is the board's distance. Each step reads one
-segment of one layer file (its CRC checked first).
+segment of one level file (its CRC checked first).
 
 Up-front refusal. The memory needed is the array plus a fixed allowance; the disk needed
 is estimated by assuming a 5 x 9 start's level sizes, as fractions of all boards, are
@@ -60,7 +60,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, no_progress, throttle
 from puzzlelab.puzzles.coins.bfs.byte_bfs import BfsOutcome
-from puzzlelab.puzzles.coins.bfs.level_file import SPAN_RANKS, SPAN_WORDS, CorruptLayer, LayerReader, LayerWriter, encode_span, segment_bytes
+from puzzlelab.puzzles.coins.bfs.level_file import SPAN_RANKS, SPAN_WORDS, CorruptLevelFile, LevelFileReader, LevelFileWriter, encode_span, segment_bytes
 from puzzlelab.puzzles.coins.bfs.two_bit import OLD, expand_shared, two_bit_bytes
 from puzzlelab.puzzles.coins.bfs.workdir import confirm_finished, lock_workdir, prepare_workdir, unlock_workdir
 from puzzlelab.puzzles.coins.kernels import backward_list, geometry, max_moves
@@ -69,7 +69,7 @@ from puzzlelab.puzzles.coins.model import Start, boards_to_moves, popcount
 
 __all__ = ["TwoBitRun", "FORMAT", "memory_needed", "disk_estimate", "code_of", "LEVEL_FRACTIONS"]
 
-FORMAT = "puzzlelab coins two-bit bfs 1"
+FORMAT = "puzzlelab coins two-bit bfs 2"  # 2: level files named level_NNN
 ALLOWANCE = 256 * 2**20  # interpreter, numba, thread buffers, segments in flight
 MAX_THREADS = 1024
 # font5x7:A's level sizes / C(35, 12) (campaign store, 2026-11-25): the disk estimate's
@@ -89,7 +89,7 @@ def memory_needed(boards: int) -> int:
 
 
 def disk_estimate(boards: int) -> int:
-    """Bytes of all layer files of one start, under the LEVEL_FRACTIONS assumption."""
+    """Bytes of all level files of one start, under the LEVEL_FRACTIONS assumption."""
     spans = -(-boards // SPAN_RANKS)
     per_level = [spans * segment_bytes(max(1, round(f * SPAN_RANKS)), SPAN_RANKS) if f * boards >= 1 else 64 for f in LEVEL_FRACTIONS]
     return sum(per_level) + len(LEVEL_FRACTIONS) * (spans * 32 + 128)
@@ -123,13 +123,13 @@ def _zeroed(nbytes: int, huge: bool = True) -> tuple[mmap.mmap, np.ndarray]:
 
 
 class TwoBitRun:
-    """One BFS from `start` in `workdir` (created; resumed from its layers when it holds
+    """One BFS from `start` in `workdir` (created; resumed from its level files when it holds
     a matching run), levels expanded on `threads` threads (None or 0: every core this
     process may use). The same calls as bfs.LevelArrayRun. Raises InvalidInstance (413)
-    up front when the array or the layers cannot fit. `touch=False` (benchmarks only)
+    up front when the array or the level files cannot fit. `touch=False` (benchmarks only)
     leaves the array's pages untouched and small, so the first levels of a start can be
     run where the whole array would not be taken: memory grows with the boards marked.
-    `span_words` (a power of two) sets the spans the threads share out and the layer
+    `span_words` (a power of two) sets the spans the threads share out and the level file
     files' segments: small spans let tests make threads collide on small boards."""
 
     symmetries: list[str] = []  # every board is stored (no orbits)
@@ -157,7 +157,7 @@ class TwoBitRun:
         self.geo = geometry(start.width, start.height)
         self.reserve = max_moves(self.cells_n, self.coins)
         self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="coins-two-bit") if self.threads > 1 else None
-        self._readers: dict[int, LayerReader] = {}
+        self._readers: dict[int, LevelFileReader] = {}
         try:
             with _node_lock():  # check and claim the memory as one step per machine
                 self._check_fits(max_memory_bytes)
@@ -173,7 +173,7 @@ class TwoBitRun:
         self.words = self.cells[: self.nwords * 8].view(np.uint64)
         self.state = self._load_state() if resume else None
         self.resumed = self.state is not None
-        # state.json's counts are checked against the layers (_rebuild), and its claim that
+        # state.json's counts are checked against the level files (_rebuild), and its claim that
         # the search finished by the first level grown, which must then be empty.
         self._finish_claimed = bool(self.resumed and self.state["finished"])
         if self.resumed:
@@ -183,29 +183,29 @@ class TwoBitRun:
                 self._rebuild()
             else:
                 self._begin()
-        except CorruptLayer as exc:
+        except CorruptLevelFile as exc:
             self.close()
-            raise InvalidInstance(f"workdir {self.workdir}: its layers and state.json disagree, one of them is damaged ({exc}); remove the folder to start afresh", "workdir") from None
+            raise InvalidInstance(f"workdir {self.workdir}: its level files and state.json disagree, one of them is damaged ({exc}); remove the folder to start afresh", "workdir") from None
 
     # ------------------------------------------------------------ set-up
     def _check_fits(self, max_memory_bytes: int | None) -> None:
         available, limit = memory_limit(max_memory_bytes)
         needed = memory_needed(self.total)
         folder = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
-        existing = sum(p.stat().st_size for p in self.workdir.glob("layer_*")) if self.workdir.is_dir() else 0
+        existing = sum(p.stat().st_size for p in self.workdir.glob("level_*")) if self.workdir.is_dir() else 0
         estimate = disk_estimate(self.total)
         free = shutil.disk_usage(folder).free
         what = (
             f"bfs: one start of C({self.cells_n}, {self.coins}) = {self.total:,} boards needs {_gb(needed)} of memory "
-            f"(the two-bit array, {_gb(self.nbytes)}) and about {_gb(estimate)} of disk for its layer files"
+            f"(the two-bit array, {_gb(self.nbytes)}) and about {_gb(estimate)} of disk for its level files"
         )
         if needed > available:
             raise InvalidInstance(f"{what}; memory is short: {limit} is {_gb(available)} (solve single puzzles with --method bidir)", "instance", 413)
         if estimate - existing > free:
-            raise InvalidInstance(f"{what}; disk is short: {_gb(free)} free at {folder}" + (f" beside {_gb(existing)} of layers" if existing else ""), "workdir", 413)
+            raise InvalidInstance(f"{what}; disk is short: {_gb(free)} free at {folder}" + (f" beside {_gb(existing)} of level files" if existing else ""), "workdir", 413)
 
     def _check_folder(self) -> None:
-        prepare_workdir(self.workdir, FORMAT, "the layer files", "two-bit coins bfs run")
+        prepare_workdir(self.workdir, FORMAT, "the level files", "two-bit coins bfs run")
 
     def _fresh_state(self) -> dict[str, Any]:
         return {"format": FORMAT, "width": self.start.width, "height": self.start.height, "coins": self.coins,
@@ -226,21 +226,21 @@ class TwoBitRun:
     def _begin(self) -> None:
         r = int(rank(np.uint64(self.start.board)))
         self.cells[r >> 2] |= np.uint8(code_of(0) << (2 * (r & 3)))
-        for old in self.workdir.glob("layer_*"):
+        for old in self.workdir.glob("level_*"):
             old.unlink()
         self.state = self._fresh_state()
-        self._write_layer(0)
+        self._write_level_file(0)
         self._save_state()
 
     def _rebuild(self) -> None:
-        """The array at the end of the last complete level, from its layers."""
+        """The array at the end of the last complete level, from its level files."""
         if getattr(self, "_stale", False):  # a level stopped part way: start from zeros
             self.cells[:] = 0
         counts = self.state["counts"]
         for level, count in enumerate(counts):
             got = self.reader(level).mark_into(self.cells, OLD if level < len(counts) - 1 else code_of(level))
             if got != count:
-                raise CorruptLayer(f"layer {level} holds {got:,} boards, state.json says {count:,}")
+                raise CorruptLevelFile(f"level file {level} holds {got:,} boards, state.json says {count:,}")
         self._stale = False
 
     # ------------------------------------------------------------ threads
@@ -270,8 +270,8 @@ class TwoBitRun:
     def _span(self, i: int) -> tuple[int, int]:
         return i * self.span_words, min(self.nwords, (i + 1) * self.span_words)
 
-    def _write_layer(self, level: int) -> int:
-        writer = LayerWriter(self.workdir, level, self.spans, self.sync)
+    def _write_level_file(self, level: int) -> int:
+        writer = LevelFileWriter(self.workdir, level, self.spans, self.sync)
         code = code_of(level)
         try:
             for i, (n, low, seg) in self._in_order(lambda i: encode_span(self.words, code, *self._span(i)), self.spans):
@@ -282,16 +282,16 @@ class TwoBitRun:
         self._readers.pop(level, None)
         return writer.finish()
 
-    def reader(self, level: int) -> LayerReader:
+    def reader(self, level: int) -> LevelFileReader:
         if level not in self._readers:
-            self._readers[level] = LayerReader(self.workdir, level, self.spans, self.span_words)
+            self._readers[level] = LevelFileReader(self.workdir, level, self.spans, self.span_words)
         return self._readers[level]
 
     # ------------------------------------------------------------ search
     def run(self, targets: dict[str, int] | None = None, *, budget: Budget | None = None, progress=no_progress,
             stop_when_found: bool = True, mode: str = "auto", max_level: int | None = None) -> BfsOutcome:
         """Grow levels until every target is found (when `stop_when_found`), no board is
-        left, `max_level` is complete or the budget ends; each level's layer is on disk
+        left, `max_level` is complete or the budget ends; each level's level file is on disk
         before state.json counts it. (`mode` is accepted for LevelArrayRun's callers:
         this engine pushes.)"""
         budget = budget or Budget()
@@ -318,11 +318,11 @@ class TwoBitRun:
                 break
             if row["boards"]:
                 try:
-                    row["layer_bytes"] = self._write_layer(level + 1)
-                except OSError as exc:  # a full disk: the layers before are intact, state.json unchanged
+                    row["level_file_bytes"] = self._write_level_file(level + 1)
+                except OSError as exc:  # a full disk: the level files before are intact, state.json unchanged
                     self._stale = True
                     raise InvalidInstance(
-                        f"workdir {self.workdir}: writing layer {level + 1} failed ({exc.strerror or exc}); "
+                        f"workdir {self.workdir}: writing level file {level + 1} failed ({exc.strerror or exc}); "
                         f"levels 0..{level} are kept: make room and run again to resume", "workdir", 507) from None
             counts.append(row["boards"])
             if not row["boards"]:
@@ -364,7 +364,7 @@ class TwoBitRun:
         return int(self.cells[r >> 2] >> (2 * (r & 3))) & 3
 
     def level_of(self, board: int) -> int:
-        """Distance of a board from the start, from the layers; -1 when not (yet) reached."""
+        """Distance of a board from the start, from the level files; -1 when not (yet) reached."""
         r = int(rank(np.uint64(board)))
         for level in range(len(self.state["counts"])):
             if self.reader(level).contains(r):
@@ -372,16 +372,16 @@ class TwoBitRun:
         return -1
 
     def path(self, board: int) -> list[int]:
-        """Start ... board: from level L, a predecessor found in layer L - 1, L times."""
+        """Start ... board: from level L, a predecessor found in level file L - 1, L times."""
         level = self.level_of(board)
         if level < 0:
             raise ValueError("board not reached")
         boards = [board]
         for below in range(level - 1, -1, -1):
-            layer = self.reader(below)
-            step = next((int(c) for c in backward_list(np.uint64(board), self.geo, self.reserve) if layer.contains(int(rank(np.uint64(c))))), None)
+            level_file = self.reader(below)
+            step = next((int(c) for c in backward_list(np.uint64(board), self.geo, self.reserve) if level_file.contains(int(rank(np.uint64(c))))), None)
             if step is None:
-                raise AssertionError(f"two-bit bfs: no predecessor in layer {below} (the layer files are inconsistent)")
+                raise AssertionError(f"two-bit bfs: no predecessor in level file {below} (the level files are inconsistent)")
             board = step
             boards.append(board)
         if board != self.start.board:
@@ -391,7 +391,7 @@ class TwoBitRun:
     def moves(self, board: int) -> list[list[int]]:
         return boards_to_moves(self.path(board), self.start.width)
 
-    def layer_bytes(self) -> list[int]:
+    def level_file_bytes(self) -> list[int]:
         return [self.reader(level).nbytes for level in range(len(self.state["counts"]))]
 
     def _release(self) -> None:
@@ -401,7 +401,7 @@ class TwoBitRun:
         unlock_workdir(self._lock)
 
     def close(self) -> None:
-        """Release the array, the layer files and the folder's lock."""
+        """Release the array, the level files and the folder's lock."""
         if getattr(self, "cells", None) is None:
             return
         for reader in self._readers.values():

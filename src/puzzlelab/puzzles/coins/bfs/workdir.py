@@ -4,7 +4,7 @@ made, or holds a `state.json` that is not a checkpoint of that kind of run, or o
 fields are damaged -- never overwritten. And its lock: one run a folder at a time.
 
 What the fields say is checked against the data by each engine on resume (the level
-counts against the array or the layers; a claim that the search finished by expanding
+counts against the array or the level files; a claim that the search finished by expanding
 the last level once more): a state.json is a summary, not a proof."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Puzzle contract (DESIGN.md, "Contracts"), checked on every registered puzzle and
+"""The Puzzle contract (docs/architecture.md, "Contracts"), checked on every registered puzzle and
 on the template puzzle of `examples/coin_change`, through the public API only (the
 `Puzzle` object, `Method`, `Result`), so it holds whatever the modules behind it are
 called.

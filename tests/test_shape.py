@@ -1,12 +1,17 @@
-"""The code's shape (issue 21, DESIGN.md "Layout" and "Style"), checked on every run.
+"""The code's shape (docs/architecture.md, "Layers and how the shape is checked"),
+checked on every run.
 
 - No import cycle anywhere in the package, counting imports inside functions too (grimp
   reads every import statement; a cycle hidden by a local import is still a cycle).
+- Every puzzle's independent checker reaches only its model side and `core`, over the
+  import graph: a new solver module needs no edit here, and a checker that imports a
+  solver (directly or through another module) fails.
 - No module over about 450 lines, no function over about 80 lines, numba kernels aside
-  (a jitted function is one compiled unit: splitting it would cost speed).
+  (a jitted function is one compiled unit: splitting it would cost speed); the roots
+  of the two largest puzzles hold at most 15 modules, the rest in sub-packages.
 
 The layer contracts (cli and service above puzzles above core, no puzzle importing
-another, verify importing no solver) are import-linter's, in `.importlinter`.
+another, the UI libraries only above puzzles) are import-linter's, in `.importlinter`.
 """
 
 from __future__ import annotations
@@ -19,6 +24,14 @@ import grimp
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "puzzlelab"
 MAX_MODULE_LINES = 450
 MAX_FUNCTION_LINES = 80
+MAX_ROOT_MODULES = 15
+PUZZLES = ("tiling", "matchsticks", "hexagon", "coins", "macmahon")
+# A checker's own side of its puzzle: the instance model, the scoring rules, the
+# symmetries, the published tables, and what those import. Beside them, formats a
+# checker reads that are not the model's: matchsticks' ASCII drawing of the field.
+MODEL_SIDE = ("model", "scoring", "symmetry", "reference")
+FORMATS = {"matchsticks": ("drawing",)}
+SOLVER_LIBRARIES = ("pysat", "ortools", "highspy", "miniexact", "ray")
 
 
 def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -81,6 +94,86 @@ def test_no_import_cycle_in_the_package():
     graph = {module: set(built.find_modules_directly_imported_by(module)) for module in built.modules}
     cycles = _strongly_connected(graph)
     assert not cycles, "modules importing each other:\n" + "\n".join(" <-> ".join(group) for group in cycles)
+
+
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph("puzzlelab", include_external_packages=True, cache_dir=None)
+
+
+def _checker_modules(graph, puzzle: str) -> set[str]:
+    """The checker: `verify` and, where it is a package, its modules."""
+    root = f"puzzlelab.puzzles.{puzzle}.verify"
+    return {root} | set(graph.find_descendants(root)) if root in graph.modules else set()
+
+
+def _allowed_for_checker(graph, puzzle: str) -> set[str]:
+    package = f"puzzlelab.puzzles.{puzzle}"
+    side = {f"{package}.{name}" for name in MODEL_SIDE + FORMATS.get(puzzle, ()) if f"{package}.{name}" in graph.modules}
+    for module in list(side):
+        side |= {m for m in graph.find_upstream_modules(module) if m.startswith(package + ".")}
+    return side | _checker_modules(graph, puzzle) | {package}
+
+
+def checker_violations(graph, puzzle: str) -> list[str]:
+    """Modules the checker of `puzzle` reaches that are neither `core`, its model side,
+    nor the checker itself: each a path of imports from the checker to it."""
+    allowed = _allowed_for_checker(graph, puzzle)
+    bad = []
+    for checker in sorted(_checker_modules(graph, puzzle)):
+        for module in sorted(graph.find_upstream_modules(checker)):
+            inside_core = module == "puzzlelab.core" or module.startswith("puzzlelab.core.")
+            library = module.split(".")[0] in SOLVER_LIBRARIES
+            if module in allowed or (inside_core and not module.startswith("puzzlelab.core.parallel")):
+                continue
+            if module.startswith("puzzlelab.") or library:
+                chain = graph.find_shortest_chain(importer=checker, imported=module) or (checker, module)
+                bad.append(" -> ".join(chain))
+    return bad
+
+
+def test_every_checker_reaches_only_its_model_side_and_core():
+    graph = _graph()
+    for puzzle in PUZZLES:
+        assert _checker_modules(graph, puzzle), f"{puzzle}: no checker module"
+        bad = checker_violations(graph, puzzle)
+        assert not bad, f"{puzzle}'s checker reaches solver-side code:\n" + "\n".join(bad)
+
+
+def test_a_checker_that_imports_a_solver_fails_the_rule():
+    """The rule's own oracle: a made-up import from each checker to one of its puzzle's
+    method modules (and, separately, to a SAT solver library) is caught."""
+    from puzzlelab.puzzles import get
+
+    for puzzle in PUZZLES:
+        graph = _graph()
+        run_module = get(puzzle).method(None).run.split(":")[0]
+        checker = sorted(_checker_modules(graph, puzzle))[0]
+        graph.add_import(importer=checker, imported=run_module)
+        assert any(run_module in line for line in checker_violations(graph, puzzle)), puzzle
+        graph = _graph()
+        graph.add_import(importer=checker, imported="pysat")
+        assert any(line.endswith("pysat") for line in checker_violations(graph, puzzle)), puzzle
+
+
+def test_the_certificate_checkers_reach_no_solver_and_no_puzzle():
+    graph = _graph()
+    package = "puzzlelab.core.certificates"
+    for module in {package} | set(graph.find_descendants(package)):
+        reached = graph.find_upstream_modules(module)
+        bad = sorted(m for m in reached if m.split(".")[0] in SOLVER_LIBRARIES or m.startswith("puzzlelab.puzzles"))
+        assert not bad, f"{module} reaches {bad}"
+
+
+def test_the_largest_puzzles_keep_their_roots_small():
+    for puzzle in ("hexagon", "coins"):
+        root = SOURCE / "puzzles" / puzzle
+        modules = sorted(p.name for p in root.glob("*.py"))
+        assert len(modules) <= MAX_ROOT_MODULES, f"{puzzle}: {len(modules)} modules at the root: {modules}"
+        for folder in (p for p in root.iterdir() if p.is_dir() and (p / "__init__.py").exists()):
+            doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text())) or ""
+            listed = [p.name for p in folder.glob("*.py") if p.name != "__init__.py"]
+            missing = [name for name in listed if name not in doc]
+            assert not missing, f"{puzzle}/{folder.name}/__init__.py does not list {missing}"
 
 
 def _is_kernel(node: ast.AST) -> bool:

@@ -15,7 +15,7 @@ Use it without touching puzzlelab (`PUZZLELAB_PLUGINS=module:attribute`, read by
     puzzlelab coin_change solve "44 6 9 20" --method greedy     # greedy gets stuck: exit 1
     puzzlelab serve                                              # and it is on the page
 
-The files, in the order data flows (DESIGN.md, "Layout"; the built-in puzzles under
+The files, in the order data flows (docs/architecture.md, "Layout"; the built-in puzzles under
 `src/puzzlelab/puzzles/<puzzle>/` have the same ones):
 
     model.py      the instance type, parse / format / key, InvalidInstance messages

@@ -1,6 +1,6 @@
 """The numba kernel behind `search`: depth-first branch and bound over coin counts.
 
-The style every kernel of the package follows (DESIGN.md, "Style"): `njit(cache=True)`
+The style every kernel of the package follows (docs/architecture.md, "Style"): `njit(cache=True)`
 so a compiled kernel is kept on disk, numpy arrays only, an explicit stack instead of
 recursion, and the Budget's `control` array polled every 65,536 nodes with
 `should_stop`, which reads the deadline and the cancel flag without coming back to

@@ -1,7 +1,7 @@
 """The Puzzle object of coin change: what the registry, the CLI and the service see.
 
 It implements the contract of `puzzlelab.core.puzzle.Puzzle` by delegating to the
-modules below it (DESIGN.md, "Contracts"): `parse`, `format_instance` and
+modules below it (docs/architecture.md, "Contracts"): `parse`, `format_instance` and
 `instance_key` to `model`, `catalog` and `published` to `reference`, `verify` to
 `verify`, `render_svg` to `render`; `super().__init__(METHODS)` declares the methods.
 The base class supplies the rest: `load` (catalog name, file, `-`, inline text),

@@ -2,12 +2,12 @@
 
 Shows the other shape of method: the search itself is a compiled kernel
 (`kernels.fewest_coins_search`); this module is the plain-Python orchestration around it
-(DESIGN.md: "Kernels ... Orchestration stays plain Python"): prepare numpy inputs, give
+(docs/architecture.md, "Style": "Orchestration stays plain Python"): prepare numpy inputs, give
 the kernel the Budget's `control` array, and turn what comes back into a `Result`.
 
 When the budget ends first, the best answer found so far comes back as `feasible` with
 the simple lower bound ceil(target / largest coin): a solver out of time returns what
-it has, never a traceback (DESIGN.md, "Contracts").
+it has, never a traceback (docs/architecture.md, "Contracts").
 """
 
 from __future__ import annotations

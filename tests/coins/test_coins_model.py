@@ -10,8 +10,6 @@ from hypothesis import strategies as st
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.coins import PUZZLE, model, reference
 
-REFERENCE_FONTS = "/work/shared/reference/coins/fonts.json"
-
 
 def test_fonts_as_published():
     fonts = model.fonts()

@@ -1,6 +1,8 @@
 """The exact column DP against its oracles: brute force on tiny grids, the published
 A219158 table, the A242551 frontier-shape counts, and the general (multi-word) step."""
 
+import hashlib
+import re
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +16,7 @@ from puzzlelab.puzzles.tiling.model import Grid, format_solution
 from puzzlelab.puzzles.tiling.reference import a219158_table
 from puzzlelab.puzzles.tiling.shapes import A242551_PUBLISHED, frontier_shape_count
 
-REFERENCE = Path("/work/shared/reference/tiling/A219158_m10_n60.tsv")
+SHIPPED = Path(__file__).parents[2] / "src/puzzlelab/puzzles/tiling/data"
 
 
 def checked(free, squares):
@@ -59,10 +61,12 @@ def test_reproduces_every_shipped_a219158_entry():
             assert answers[(n, m)] == value  # the transposed rectangle, solved as such
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference folder not mounted")
-def test_shipped_table_is_the_reference_file():
-    shipped = Path(__file__).parents[2] / "src/puzzlelab/puzzles/tiling/data/A219158_m10_n60.tsv"
-    assert shipped.read_text() == REFERENCE.read_text()
+def test_shipped_table_is_the_published_file():
+    """The shipped copy is byte for byte the published table: its SHA-256 is the one
+    data/SOURCES.md records for the file it was copied from."""
+    recorded = re.search(r"`A219158_m10_n60.tsv`.*?SHA-256 `([0-9a-f]{64})`", (SHIPPED / "SOURCES.md").read_text(), re.S)
+    assert recorded, "data/SOURCES.md records no SHA-256 for A219158_m10_n60.tsv"
+    assert hashlib.sha256((SHIPPED / "A219158_m10_n60.tsv").read_bytes()).hexdigest() == recorded.group(1)
 
 
 def test_frontier_shape_counts_match_a242551_and_the_dp_peak():

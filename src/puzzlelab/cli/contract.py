@@ -1,4 +1,4 @@
-"""The verbs every puzzle answers the same way (DESIGN.md, "CLI contract"): solve,
+"""The verbs every puzzle answers the same way (docs/architecture.md, "Formats"): solve,
 verify, catalog; one typer group per registered puzzle."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One set of exit codes and one error handler for every verb (DESIGN.md, "CLI contract").
+"""One set of exit codes and one error handler for every verb (docs/architecture.md, "Formats").
 
 Exit status: 0 an answer was found and verified, 1 none was found within the budget (or
 a given solution was rejected), 2 bad input, 3 a solver's answer failed verification (a

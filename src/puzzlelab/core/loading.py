@@ -3,7 +3,7 @@
 Puzzles declare their methods as such references (`<puzzle>/methods.py`) so that
 loading the registry, the CLI or the service imports no numba kernel or solver library
 until a method runs; and an optional dependency that is missing gives one clear
-message naming the extra to install (DESIGN.md, "Style")."""
+message naming the extra to install (docs/architecture.md, "Style")."""
 
 from __future__ import annotations
 

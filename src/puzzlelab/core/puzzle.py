@@ -1,4 +1,4 @@
-"""The contract every puzzle follows (DESIGN.md, "Contracts"), written once.
+"""The contract every puzzle follows (docs/architecture.md, "Contracts"), written once.
 
 A puzzle package builds one `Puzzle` subclass instance: it implements `parse`,
 `format_instance`, `instance_key`, `catalog`, `verify` and `render_svg`, and lists its
@@ -363,7 +363,7 @@ class Puzzle:
         return result
 
     def report(self, instance: Any, result: Result) -> dict[str, Any]:
-        """The JSON object of DESIGN.md's CLI contract (also the service's result)."""
+        """The JSON object of the CLI contract (docs/architecture.md, "Formats") (also the service's result)."""
         return {
             "puzzle": self.name,
             "instance": self.instance_key(instance),

@@ -4,7 +4,7 @@ result per instance, and any further source of solved instances plugged in with
 first such source; this module has to know nothing of it).
 
 A plugged-in source's answers pass the puzzle's independent checker once, on first
-use, before any is shown or served (DESIGN.md: every answer is verified before it is
+use, before any is shown or served (docs/architecture.md, "Data flow": every answer is verified before it is
 printed, stored or served): an entry the checker rejects, or whose value differs from
 the checker's count, is dropped and logged. The store's records were verified on their
 way in (the store refuses anything else), and are checked again before they are used

@@ -1,5 +1,5 @@
-"""An answer in the formats its field already uses (DESIGN.md, "Formats users already
-have"), each written by the puzzle's own format and render functions:
+"""An answer in the formats its field already uses (docs/architecture.md,
+"Formats"), each written by the puzzle's own format and render functions:
 
 - every puzzle: `json` (the CLI's `solve --json` object), `svg` (the picture), and
   `text` (the text drawing, where the field draws in text: `Puzzle.render_text`);

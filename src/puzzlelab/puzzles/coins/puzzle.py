@@ -1,5 +1,5 @@
 """The coins `Puzzle`: parsing, catalog, methods, verification and pictures wired to the
-project's contract (DESIGN.md). The methods are declared in methods.py; the search code
+project's contract (docs/architecture.md). The methods are declared in methods.py; the search code
 lives in bidir/search.py and bfs/byte_bfs.py, the shipped table of optima in optimal_table.py (served by
 table.py), the published optima in reference.py."""
 

@@ -7,7 +7,7 @@ variants measured on the finished array.
    wall and CPU time (target: under 10 minutes on one core) and peak memory (target:
    under 1.5 GB); the boards and time of every level. When a symmetry fixes the start
    the run stores one board per orbit (bfs/symmetry.py) unless --no-symmetry.
-   `--threads 1,2` runs it once per thread count, one after the other (issue 23: one
+   `--threads 1,2` runs it once per thread count, one after the other (one
    5 x 7 start in under 6 minutes of wall time on 2 cores), checks that every run
    made the same levels and the same array (SHA-256 of its bytes) and prints wall
    time, CPU time, peak RSS and the speed-up of each against the first. Wall time is

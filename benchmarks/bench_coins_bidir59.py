@@ -1,4 +1,4 @@
-"""`bidir` on the 60 five-by-nine sample puzzles (issue 23): each in a forked child with
+"""`bidir` on the 60 five-by-nine sample puzzles: each in a forked child with
 300 s and 8 GB, verified by replay against the published length; how many are solved,
 the median time and the peak memory. And why the longer ones are out of reach: the
 sizes of the forward and backward balls per level (`--balls NAME`), the time each level

@@ -1,4 +1,4 @@
-"""The shipped table of font5x7 optima (issue 23): what reading and trusting it costs,
+"""The shipped table of font5x7 optima: what reading and trusting it costs,
 and answering from it against recomputing with `bidir`.
 
 1. Reading `data/font5x7_optimal.json` (JSON, shape checks, digest), fresh each repeat.

@@ -1,4 +1,4 @@
-"""Several thousand generated requests against the REST API (issue 22), in process through
+"""Several thousand generated requests against the REST API, in process through
 FastAPI's TestClient: the real app -- routes, error handlers, the door's checks -- with
 a runner that checks and writes each job but runs none (tests/service/api_fuzz.py has
 the strategies and the judge). Prints one line per class of answer; the target is zero

@@ -1,4 +1,4 @@
-"""CLI fuzzing (issue 22, "What it must show"): thousands of generated hostile command
+"""CLI fuzzing ("What it must show"): thousands of generated hostile command
 lines through every puzzle's verbs -- solve, verify, catalog and the cheap own verbs --
 run in this process, and a table of what came back: tried / ok / clear errors /
 tracebacks / false valid / false invalid / unclear / over the memory bound / hangs.

@@ -1,4 +1,4 @@
-"""What certified UNSAT answers cost (issue 25): the proofs of n = 3.. ("no level-k grid
+"""What certified UNSAT answers cost: the proofs of n = 3.. ("no level-k grid
 with at most E - published - 1 penalty edges", k = proof.proof_level: 3 for n = 4-6 and
 8-9, 4 for n = 7), run as `prove` runs them
 (the peer: trusted CaDiCaL answers, no screens) and certified (`prove --certified`:

@@ -3,7 +3,7 @@ and the kernel's nodes per second against the plain-Python version of the same s
 (`puzzles/matchsticks/plain.py`, which visits exactly the same nodes), as a ratio.
 
 Run: python benchmarks/bench_matchsticks.py [--max-n 24] [--repeats 3] [--plain-n 12 14] [--budget 1800]
-(under `nice -n 10` on a shared machine). Issue 4's target: every n <= 24 proven
+(under `nice -n 10` on a shared machine). The target it was built for: every n <= 24 proven
 within 10 minutes in all on one core.
 """
 

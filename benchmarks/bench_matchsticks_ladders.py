@@ -1,4 +1,4 @@
-"""Matchsticks, issue 24 section 3: is there a better ladder than greedy's two?
+"""Matchsticks, the search for new bounds: is there a better ladder than greedy's two?
 
 The records a(54) <= 1153 and a(56) <= 1216 come from the two shapes of greedy's large
 squares (`ladder.SHAPES`: triples, pairs). This benchmark tries, for each n, every shape

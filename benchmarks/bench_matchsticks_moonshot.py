@@ -1,4 +1,4 @@
-"""Matchsticks, issue 24 section 3: a try at beating the published upper bounds of
+"""Matchsticks, the search for new bounds: a try at beating the published upper bounds of
 A294249 for n = 47..63 (they have stood since 2018) by re-placing bands of sizes of the
 best answers in hand, exactly.
 

@@ -1,4 +1,4 @@
-"""Matchsticks: proofs with counts (issue 24, section 2). Each n is proven optimal by
+"""Matchsticks: proofs with counts. Each n is proven optimal by
 `full --count-solutions` (bound searches included), its optimal solutions counted and
 classified as the write-up does (squares on the main diagonal, first square off it),
 with nodes, wall and CPU seconds, beside the figures the issue measured with the code
@@ -30,7 +30,7 @@ from puzzlelab.puzzles.matchsticks.checkpoint import subtree_seconds
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 
-BEFORE = {24: (3.4, None), 26: (17.0, None), 28: (82.0, 235_000_000)}  # issue 24: seconds, nodes, one core
+BEFORE = {24: (3.4, None), 26: (17.0, None), 28: (82.0, 235_000_000)}  # the code before the kernel's rework: seconds, nodes, one core
 
 
 def _cpu() -> float:

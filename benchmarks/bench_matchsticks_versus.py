@@ -4,7 +4,7 @@ shared), nodes and the answer, and the ratio. The earlier commit's `src/` is exp
 with `git archive` into benchmarks/out/ref-<commit>/ and run in a subprocess.
 
 Run: python benchmarks/bench_matchsticks_versus.py [--ref f15e650] [--full 22 24] [--greedy 30 35] [--repeats 3]
-(f15e650: the code before issue 24's work; f3ffa0c: before its second round, the word test.) Each search: `full` = the proof of n from
+(f15e650: the code before the kernel's rework; f3ffa0c: before its second round, the word test.) Each search: `full` = the proof of n from
 its published optimum counting ties (one core, no bound phases); `greedy` = the greedy
 search bounded by the diagonal1 value (inclusive), as the greedy method runs it.
 """

@@ -1,4 +1,4 @@
-"""How long the web page takes to show each view (issue 26: the page must still load in
+"""How long the web page takes to show each view (the page must still load in
 under a second with the shipped tables): `puzzlelab serve` on a records store, headless
 Chromium (Debian's /usr/bin/chromium), each view loaded `--repeats` times in a fresh
 browser context (no cache), timed from navigation start to the view being drawn (the

@@ -2,7 +2,7 @@
 
 1. Random 15 x 60 grids with 5% blocked cells: median seconds of `solve_exact` and of
    CP-SAT's set partition (one thread, proven optimal), same grids, and the ratio
-   (target in issue 3: DP at least 20 times faster). Both answers are verified and
+   (the target it was built for: DP at least 20 times faster). Both answers are verified and
    must agree.
    With --lp-duals, also the DP given the LP relaxation's duals as cell weights (its
    branch and bound then cuts most states; the LP's own time is counted beside).
@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--cpsat-limit", type=float, default=120.0)
     parser.add_argument(
-        "--lp-duals", action="store_true", help="also time the DP pruned with the LP's duals, LP solve included (issue 28)"
+        "--lp-duals", action="store_true", help="also time the DP pruned with the LP's duals, LP solve included"
     )
     args = parser.parse_args()
 

@@ -1,5 +1,5 @@
 """CP-SAT's search settings on field puzzles, one thread each, from the `auto` CP-SAT
-member's start tiling (issue 28, section 1: why the member's tiling stays where it
+member's start tiling (why the member's tiling stays where it
 starts on the field's sparse losses).
 
 For each puzzle of `bench_tiling_field.field()` named, the start tiling is built once

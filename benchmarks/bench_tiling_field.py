@@ -1,5 +1,5 @@
-"""`auto` at 10 s beside CP-SAT at 300 s on a field of 100 contest-style puzzles (issue 28,
-section 1).
+"""`auto` at 10 s beside CP-SAT at 300 s on a field of 100 contest-style puzzles
+(section 1).
 
 The field: the practice server's generator (`contest.random_puzzle`) with fixed seeds,
 in four groups: 60 contest puzzles (sides 20..40, 5% blocked), 15 sparse ones (2%),

@@ -1,5 +1,5 @@
 """Proofs on contest-size grids: `prove` beside CP-SAT alone, the same seconds per
-puzzle (issue 28, section 2; target: 90% of the 20..40 puzzles proven within 10 minutes
+puzzle (target: 90% of the 20..40 puzzles proven within 10 minutes
 each).
 
 The puzzles: the 90 of the field benchmark (`bench_tiling_field.py`) whose sides are

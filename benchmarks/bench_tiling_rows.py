@@ -1,4 +1,4 @@
-"""A219158 rows past 15 (issue 28, section 4): the pruned sweep of `rows.py` per row m,
+"""A219158 rows past 15: the pruned sweep of `rows.py` per row m,
 its time and peak memory, beside the plain sweep that keeps every frontier shape (the
 peer: what `table` did before) on the narrower widths where that one still runs.
 
@@ -100,7 +100,7 @@ def main() -> None:
         print(f"T({row['m']}, 16..{args.n_max}):", " ".join(map(str, row["T"][15:])))
     if args.data:
         with open(args.data, "w", encoding="utf-8") as out:
-            out.write("# OEIS A219158 rows m = 16..20, n = 16..100, computed for puzzlelab (issue 28) by the exact\n")
+            out.write("# OEIS A219158 rows m = 16..20, n = 16..100, computed for puzzlelab by the exact\n")
             out.write("# column DP with width pruning (src/puzzlelab/puzzles/tiling/rows.py; every state that could\n")
             out.write("# still end in an optimum of some width is kept, so T is the least); squares: x,y,size of a\n")
             out.write("# tiling with T squares, re-verified on load. Reproduce: benchmarks/bench_tiling_rows.py --data\n")

@@ -1,4 +1,4 @@
-"""The CLI on hostile command lines (issue 22): generated instances, solutions and
+"""The CLI on hostile command lines: generated instances, solutions and
 options (tests/support/fuzz_cases.py) through every puzzle's verbs, run by the harness of
 tests/support/fuzz_harness.py, must give a clear error or a correct verdict -- no traceback, no
 internal error, no false "valid" (nor a real answer called invalid), no run past the

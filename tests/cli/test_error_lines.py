@@ -1,4 +1,4 @@
-"""Every error of the CLI is one line of bounded length (issue 22): a message that
+"""Every error of the CLI is one line of bounded length: a message that
 quotes what the user gave -- an argument of 5,000 digits, a file's text, a submission
 given where a file name was expected -- is cut and put on one line by `cli.errors.fail`,
 whatever the puzzle's own message (found by tests/test_fuzz_cli.py)."""

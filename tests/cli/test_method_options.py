@@ -1,5 +1,5 @@
 """Method options on the command line (cli.common.parse_method_options) on odd input
-(issue 22): `--no-NAME` only for true/false options and without a value, `--name=`
+: `--no-NAME` only for true/false options and without a value, `--name=`
 an empty value (not the next argument), a long stray argument quoted short."""
 
 from __future__ import annotations

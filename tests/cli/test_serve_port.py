@@ -1,5 +1,5 @@
 """`puzzlelab serve` restarts at once on a port whose last server was killed with clients
-connected (issue 22): the pre-bind check must not trip over connections in TIME_WAIT,
+connected: the pre-bind check must not trip over connections in TIME_WAIT,
 and must still refuse a port another server is listening on."""
 
 from __future__ import annotations

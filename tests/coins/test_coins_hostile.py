@@ -1,4 +1,4 @@
-"""Hostile input for the coins puzzle (issue 22): every instance and solution a user or
+"""Hostile input for the coins puzzle: every instance and solution a user or
 a client can send comes out as an Instance / a Verdict or as a one-line InvalidInstance,
 never another exception; a Verdict that says valid is confirmed by a replay written
 here (sharing no code with the checker); the verbs answer exit 0, 1 or 2, never an

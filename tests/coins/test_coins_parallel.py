@@ -1,4 +1,4 @@
-"""`bfs` on several threads (issue 23, section 2) against the same run on one thread:
+"""`bfs` on several threads against the same run on one thread:
 the same level counts and the same bytes, level by level, for push, pull and the
 direction-optimising mix, with every board stored or one per orbit; paths rebuilt from
 the parallel array replay; a run stopped mid-level on several threads resumes to the

@@ -1,4 +1,4 @@
-"""The shipped table of font5x7 optima (issue 23): every entry replayed by the checker
+"""The shipped table of font5x7 optima: every entry replayed by the checker
 from the raw file, lengths against the published sample, whole starts, a damaged file
 refused (never served), the `table` method and its fallback, the `coins table` verb."""
 

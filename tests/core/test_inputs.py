@@ -1,5 +1,5 @@
 """core.inputs: every input either comes out within limits or as a one-line
-InvalidInstance naming the field -- never another exception (issue 22). Oracles: the
+InvalidInstance naming the field -- never another exception. Oracles: the
 standard library's own json module on inputs within the limits, and hypothesis over
 arbitrary bytes, text and numbers."""
 

@@ -1,4 +1,4 @@
-"""Option.coerce and Method.parse_options on hostile values (issue 22): a clear one-line
+"""Option.coerce and Method.parse_options on hostile values: a clear one-line
 InvalidInstance naming the option, or a value of the declared kind within its range;
 `local_only` options refused from a remote client."""
 

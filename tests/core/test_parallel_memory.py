@@ -1,4 +1,4 @@
-"""Memory limits of worker processes (issue 22): a task over its limit fails (MemoryError
+"""Memory limits of worker processes: a task over its limit fails (MemoryError
 in the worker, or the pool stops its process group), the pool goes on, the task's
 Budget carries the bound, and threads are not refused (RLIMIT_DATA, not RLIMIT_AS)."""
 

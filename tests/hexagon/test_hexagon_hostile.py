@@ -1,4 +1,4 @@
-"""Hostile input for the hexagon puzzle (issue 22): whatever a user or a client sends as
+"""Hostile input for the hexagon puzzle: whatever a user or a client sends as
 an instance or a solution comes out as a HexInstance / a Verdict or as a one-line
 InvalidInstance, never another exception; a Verdict that says valid is confirmed by an
 oracle written here (its own geometry, its own reading of the rule and the score); a

@@ -1,4 +1,4 @@
-"""Hostile input for the MacMahon puzzle (issue 22): every instance and grid a user or a
+"""Hostile input for the MacMahon puzzle: every instance and grid a user or a
 client can send comes out as an Instance / a Verdict or as a one-line InvalidInstance,
 never another exception; a grid the checker calls valid is confirmed by an edge check
 written here (sharing no code with the checker); the verbs answer exit 0, 1 or 2, never

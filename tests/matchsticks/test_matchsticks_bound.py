@@ -1,4 +1,4 @@
-"""The kernel's word test (issue 24) against a brute force over every placement.
+"""The kernel's word test against a brute force over every placement.
 
 `kernels._may_fit(u, slack)` says whether a size-u square may still be added within
 `slack` matches, from the bit-sliced line counts alone; when it says no, the node is

@@ -1,4 +1,4 @@
-"""The shipped restricted columns (issue 24, `columns.py`) and the restriction checker
+"""The shipped restricted columns (`columns.py`) and the restriction checker
 (`verify.restriction_broken`): every shipped row equals the published column and is
 re-verified on load; a tampered row is refused; the checker agrees with a brute force
 over every placement for small n and with the methods it describes."""

@@ -1,4 +1,4 @@
-"""Counting optimal solutions (issue 24): the counts must not move when the search gets
+"""Counting optimal solutions: the counts must not move when the search gets
 faster. Oracles: a brute force over every placement counted up to the square's eight
 symmetries (which gives the write-up's published 1, 1, 1, 1, 3, 14), and the plain-Python
 twin of the kernel (`plain.py`, no prefilter, no line counts) for n up to 20; the

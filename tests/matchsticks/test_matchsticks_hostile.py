@@ -1,4 +1,4 @@
-"""Hostile input for the matchsticks puzzle (issue 22): whatever comes in as n or as a
+"""Hostile input for the matchsticks puzzle: whatever comes in as n or as a
 solution -- bytes, text, JSON, `(size, x, y)` text, the ASCII drawing, numbers of 5,000
 digits, NaN, deep nesting, solutions that are nearly right -- the answer is a one-line
 InvalidInstance or a Verdict, and a Verdict that says valid is right by an oracle

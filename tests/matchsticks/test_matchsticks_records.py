@@ -1,4 +1,4 @@
-"""The new upper bounds for A294249 (issue 24 section 3, `records.py`): every shipped
+"""The new upper bounds for A294249 (`records.py`): every shipped
 record recounts, with a counter written here, to its value, which is below the published
 best known value; a tampered file is refused; the band search finds the n = 56 record
 again from greedy's answer; the CLI shows and draws the records."""

@@ -1,4 +1,4 @@
-"""Generated requests against the REST API and the judge of each answer (issue 22), shared
+"""Generated requests against the REST API and the judge of each answer, shared
 by tests/service/test_service_fuzz.py and benchmarks/bench_fuzz_api.py.
 
 Every route of the OpenAPI description gets requests built from hypothesis strategies:

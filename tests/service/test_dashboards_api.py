@@ -1,4 +1,4 @@
-"""The records dashboards, the answer views and the exports (issue 26), end to end on
+"""The records dashboards, the answer views and the exports, end to end on
 the real service: the published figures each dashboard serves equal the puzzles'
 reference tables (and the counting identities they must obey), answers solved through
 the service appear on the dashboards as `ours` and can be fetched, re-checked and

@@ -1,4 +1,4 @@
-"""Hostile input on the routes of issue 26 (dashboards, answers, exports, previews): an
+"""Hostile input on the routes (dashboards, answers, exports, previews): an
 unknown puzzle, instance, job or format is 404, a bad parameter or instance 422 naming
 its field, an oversized one 413; never a 500, and every error a one-line detail."""
 

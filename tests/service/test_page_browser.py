@@ -126,7 +126,7 @@ def test_records_page_lists_what_was_solved(page):
     page.screenshot(path=str(Path(os.environ.get("PUZZLELAB_SCREENSHOTS", "/tmp")) / "puzzlelab-records.png"))
 
 
-# ------------------------------------------------------------ issue 26: records, previews, answers
+# ------------------------------------------------------------ records, previews, answers
 SCREENS = Path(os.environ.get("PUZZLELAB_SCREENSHOTS", "/tmp"))
 
 

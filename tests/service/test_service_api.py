@@ -41,7 +41,7 @@ def test_openapi_documents_every_route_and_its_responses(client):
     assert set(paths) == {
         "/api/puzzles", "/api/puzzles/{name}/catalog", "/api/jobs", "/api/jobs/{job_id}",
         "/api/jobs/{job_id}/svg", "/api/jobs/{job_id}/events", "/api/records", "/api/health",
-        # issue 26: previews, answers and exports, the records dashboards
+        # previews, answers and exports, the records dashboards
         "/api/preview", "/api/jobs/{job_id}/answer", "/api/jobs/{job_id}/export/{format}", "/api/jobs/{job_id}/progress",
         "/api/records/{puzzle}/answer", "/api/records/{puzzle}/answer/svg", "/api/records/{puzzle}/answer/export/{format}",
         "/api/records/dashboards", "/api/records/{puzzle}/dashboard", "/api/records/matchsticks/dashboard",

@@ -1,4 +1,4 @@
-"""The REST API against the hostile inputs of issue 22, one regression test per case:
+"""The REST API against the hostile inputs, one regression test per case:
 NaN / Infinity / huge / boolean budgets and seeds answered 422 (and never a job left
 queued), every exception of a puzzle's parser a 4xx, grids that break the rule refused
 at the door, oversized instances 413, options naming server files or machines refused
@@ -325,7 +325,7 @@ def test_checking_a_carried_grid_is_bounded_in_time_and_memory(client):
 
 @pytest.mark.slow
 def test_a_grid_with_a_huge_cell_is_refused_in_bounded_time(client):
-    """Issue 22: a hexagon cell of 10^9 made the rule check allocate gigabytes. At the
+    """A hexagon cell of 10^9 made the rule check allocate gigabytes. At the
     door it is a 422 within DOOR_CHECK_SECONDS whatever the checker does with it."""
     started = time.monotonic()
     refused(post(client, {"puzzle": "hexagon", "instance": "(1,1),(1,1000000000,1),(1,1)"}), 422, "grid")

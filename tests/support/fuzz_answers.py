@@ -1,5 +1,5 @@
 """Real answers built here, and mutations of them that must make them invalid, for the
-CLI fuzzing of issue 22 (tests/support/fuzz_inputs.py, benchmarks/bench_fuzz_cli.py).
+CLI fuzzing (tests/support/fuzz_inputs.py, benchmarks/bench_fuzz_cli.py).
 
 Every answer comes from a small construction of this module (a greedy exact partition,
 squares placed inside the largest one, a hexagon grid raised cell by cell under the

@@ -1,4 +1,4 @@
-"""Hostile command lines for every puzzle's verbs (issue 22), drawn from a seed: the
+"""Hostile command lines for every puzzle's verbs, drawn from a seed: the
 cases of the CLI fuzz harness (tests/support/fuzz_harness.py), shared by
 tests/test_fuzz_cli.py and benchmarks/bench_fuzz_cli.py.
 

@@ -1,5 +1,5 @@
 """Runs hostile command lines (tests/support/fuzz_cases.py) through the `puzzlelab` CLI in this
-process and sorts what comes back (issue 22): the harness of tests/test_fuzz_cli.py and
+process and sorts what comes back: the harness of tests/test_fuzz_cli.py and
 benchmarks/bench_fuzz_cli.py.
 
 The click command is built once (`typer.main.get_command`) and invoked with click's

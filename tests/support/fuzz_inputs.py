@@ -1,4 +1,4 @@
-"""Hostile input atoms for the CLI fuzzing of issue 22 (tests/support/fuzz_cases.py builds the
+"""Hostile input atoms for the CLI fuzzing (tests/support/fuzz_cases.py builds the
 command lines; tests/support/fuzz_harness.py runs them; tests/test_fuzz_cli.py and
 benchmarks/bench_fuzz_cli.py use both).
 

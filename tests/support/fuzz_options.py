@@ -1,4 +1,4 @@
-"""Hostile options for the CLI fuzzing of issue 22 (tests/support/fuzz_inputs.py): the contract
+"""Hostile options for the CLI fuzzing (tests/support/fuzz_inputs.py): the contract
 options of `solve` (--method, --budget, --seed, --svg, the methods' own options as the
 registry declares them) and the arguments of the puzzles' own cheap verbs (tiling
 table, matchsticks table, hexagon score / table / count, coins animate, macmahon count).
@@ -64,7 +64,7 @@ FOREIGN = [b"\xff\xfe\x00binary", b'{"other": "json"}', b"[1, 2, 3]", b"notes I 
 
 def foreign_file(rng: random.Random, placer: Any) -> str:
     """A file that is no search's checkpoint, given as one: it must be refused and
-    left as it was (issue 22: macmahon overwrote such a file)."""
+    left as it was (macmahon overwrote such a file)."""
     name = placer.file(rng.choice(FOREIGN), "keep")
     placer.case.keep.append(name)
     return name

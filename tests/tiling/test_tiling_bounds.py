@@ -1,4 +1,4 @@
-"""Every answer gets a lower bound (issue 28, section 1): the row / column band bound is
+"""Every answer gets a lower bound: the row / column band bound is
 never above the optimum (brute force, the exact DP), exact on one-row strips, and `dp`
 out of time answers with it instead of no bound."""
 

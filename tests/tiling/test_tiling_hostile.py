@@ -1,4 +1,4 @@
-"""Hostile input for the tiling puzzle (issue 22): whatever comes in as an instance or a
+"""Hostile input for the tiling puzzle: whatever comes in as an instance or a
 solution -- bytes, text, JSON, numbers of 5,000 digits, NaN, deep nesting, tilings
 that are nearly right -- the answer is a one-line InvalidInstance or a Verdict, and a
 Verdict that says valid is right by an oracle written here (the squares painted on the

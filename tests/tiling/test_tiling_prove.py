@@ -1,4 +1,4 @@
-"""The `prove` method (issue 28, section 2). Oracles: brute force on tiny grids, the
+"""The `prove` method. Oracles: brute force on tiny grids, the
 exact DP's optimum, the free squares themselves for the split. Its optimum equals
 theirs, both through the DP on narrow groups and through CP-SAT (the DP's reach set to
 0), its bound is never above the optimum, and a run stopped by its budget keeps its

@@ -1,4 +1,4 @@
-"""A219158 rows past 15 (issue 28, section 4) against their oracles: the pruned sweep of
+"""A219158 rows past 15 against their oracles: the pruned sweep of
 `rows.py` equals the packed DP that keeps every state and the published table where
 both exist; its upper bounds are never below the optimum; the shipped rows 16..20 are
 re-verified on load and a corrupted one is refused; `table --out` resumes."""

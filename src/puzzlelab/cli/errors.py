@@ -55,7 +55,7 @@ MAX_MESSAGE = 400  # characters of an error message shown; the rest is counted, 
 def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
     """`message` on one line (line breaks become spaces) and at most about `limit`
     characters: a message that quotes what the user gave (a file's text, an argument
-    of 5,000 digits) never floods the terminal (issue 22)."""
+    of 5,000 digits) never floods the terminal."""
     text = " ".join(str(message).splitlines())
     if len(text) <= limit:
         return text

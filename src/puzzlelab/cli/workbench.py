@@ -120,7 +120,7 @@ def tour(
 def check_port_free(host: str, port: int) -> None:
     """Refuse a port another server listens on, with a clear message, before starting.
     SO_REUSEADDR, as uvicorn's own socket has: connections a killed server left in
-    TIME_WAIT must not block a restart on the same port (issue 22)."""
+    TIME_WAIT must not block a restart on the same port."""
     import socket
 
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:

@@ -1,4 +1,4 @@
-"""The one door every input comes through (issue 22): bytes, text, JSON, numbers, paths.
+"""The one door every input comes through: bytes, text, JSON, numbers, paths.
 
 Whatever a user or a client sends -- a file that is not UTF-8, JSON nested 100,000 deep,
 an integer of 5,000 digits, `NaN`, a path into a folder that does not exist -- comes out

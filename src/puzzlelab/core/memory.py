@@ -1,4 +1,4 @@
-"""How much memory work may take (issue 22: refuse up front, with the figure, what cannot
+"""How much memory work may take (refuse up front, with the figure, what cannot
 fit, instead of dying with MemoryError or taking the machine).
 
 The one place that asks the system: the machine's memory (or its container's, cgroup v2

@@ -56,7 +56,7 @@ class Option:
 
     `local_only` marks an option that names something on the machine that runs the
     search (a checkpoint file, a cluster address, a backend): the command line takes it
-    from its user, the REST service never from a client (issue 22: a client must not
+    from its user, the REST service never from a client (a client must not
     choose where the server writes).
 
     `resource` marks an option whose value multiplies what a run takes (RESOURCES,

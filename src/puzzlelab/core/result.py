@@ -4,7 +4,7 @@ limits every solver runs under (`Budget`, progress callbacks).
 A `Result` is JSON round-trippable so it can cross process boundaries, the records
 store and the REST service unchanged. A `Budget` is a wall-clock deadline, a cancel
 flag and, where the caller states one, a memory bound (`memory_bytes`: the service's
-per-job limit, issue 22) that a solver checks before it allocates (`require_memory`),
+per-job limit) that a solver checks before it allocates (`require_memory`),
 so work that cannot fit is refused up front with the figure. Deadline and cancel flag
 are packed in a small int64 array (`Budget.control`) that numba kernels poll with
 `should_stop(control)` every ~1e5 nodes, without coming back to Python:

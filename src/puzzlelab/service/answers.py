@@ -1,6 +1,6 @@
 """The verified answers the workbench knows for each instance: the records store's best
 result per instance, and any further source of solved instances plugged in with
-`register_answer_source` (issue 26: a shipped table of optimal coin solutions is the
+`register_answer_source` (a shipped table of optimal coin solutions is the
 first such source; this module has to know nothing of it).
 
 A plugged-in source's answers pass the puzzle's independent checker once, on first

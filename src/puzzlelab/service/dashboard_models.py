@@ -1,5 +1,5 @@
 """Response models of the records dashboards, the answer views, the exports and the
-instance previews (issue 26), shown in `/docs`.
+instance previews, shown in `/docs`.
 
 A dashboard puts the published table of its puzzle (the `reference.py` of each puzzle)
 beside the best verified answer this workbench knows (`service.answers`): `ours` is

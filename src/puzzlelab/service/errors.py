@@ -4,7 +4,7 @@ body that is not text, 413 for a body or an instance over the size limits, 404 f
 unknown puzzle, method or job (with the valid names), 503 when the records store
 cannot be used or the queue is full (with `Retry-After`, in seconds).
 
-Request bodies come in through the one input door (`core.inputs`, issue 22) before
+Request bodies come in through the one input door (`core.inputs`) before
 FastAPI reads them: `JSONBodyRoute` refuses bodies that are not UTF-8, JSON nested
 deeper than any real input, integers of thousands of digits and NaN/Infinity, with a
 one-line message, so no such value reaches a model or a puzzle's parser. A validation

@@ -1,4 +1,4 @@
-"""What the service checks at the door, before a job is queued (issue 22): a job that
+"""What the service checks at the door, before a job is queued: a job that
 is accepted (202) can run; one that cannot is refused now, with the field and what was
 expected, never a 500 and never a job that fails later for a reason known today.
 

@@ -1,5 +1,5 @@
-"""The figures of a job's progress over time, for the page's chart of a long run (issue 26:
-"a proof that runs for hours deserves a chart, and a way to look at it again after a
+"""The figures of a job's progress over time, for the page's chart of a long run
+("a proof that runs for hours deserves a chart, and a way to look at it again after a
 restart").
 
 Each progress report (`core.result.Progress.to_dict`) gives a point: the seconds since

@@ -1,6 +1,6 @@
 """The answer sources the service plugs in at start-up (`answers.register_answer_source`):
-the shipped table of font5x7 coin optima (issue 23), each proven by this project's own
-full BFS; and the shipped matchsticks answers (issue 24): for each n the best of the
+the shipped table of font5x7 coin optima, each proven by this project's own
+full BFS; and the shipped matchsticks answers: for each n the best of the
 restricted columns' complete searches and of the new records below the published
 values (not proofs: served as feasible). `answers` replays every entry with the checker on first use, as
 it does for any source; a table that cannot be read is logged and yields nothing, so the

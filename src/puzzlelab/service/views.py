@@ -1,4 +1,4 @@
-"""What the page shows of one instance (issue 26): a preview before any run (parsed and
+"""What the page shows of one instance: a preview before any run (parsed and
 drawn by the puzzle's own renderer, never solved), and a verified answer with its
 picture, its exports and, for a coin puzzle, the boards to step through.
 

@@ -1,4 +1,4 @@
-"""The disk-backed two-bit BFS (bfs/two_bit_bfs.py, issue 23 section 3) against the
+"""The disk-backed two-bit BFS (bfs/two_bit_bfs.py) against the
 plain-Python BFS (conftest oracle) and the byte array (bfs/byte_bfs.py): the same distance for
 every board on 4 x 4 and 4 x 5 boards, on one thread and on three (the same level files,
 byte for byte); the Elias-Fano level files round-trip; a run interrupted after level k

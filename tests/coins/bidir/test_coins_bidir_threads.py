@@ -55,8 +55,8 @@ def test_threads_solve_a_sample_puzzle_at_its_published_length():
 def test_the_memory_bound_holds_at_the_peak(memory_mb, threads, spill_chunk, monkeypatch):
     """The bound holds for what the search allocates at its peak, measured by
     tracemalloc (numpy reports its buffers to it), transient copies included: growing
-    the table holds the old and the new one beside the frontiers and buffers (issue 23:
-    a 5 x 9 search asked for 8 GB peaked at 9.3 GB), and so does a table doubled through
+    the table holds the old and the new one beside the frontiers and buffers
+    (a 5 x 9 search asked for 8 GB peaked at 9.3 GB), and so does a table doubled through
     a spill file (small chunks here, so that 5 x 7 tables spill). The search either
     solves the puzzle or stops with a proven lower bound."""
     import tracemalloc

@@ -1,4 +1,4 @@
-"""Count certificates against the independent checker (issue 22, item 1): it never calls
+"""Count certificates against the independent checker (item 1): it never calls
 valid a claim it did not check. Real certificates of the catalog instances are valid, or
 UNCHECKED where nothing independent can check the total (hex2); forged ones, the issue's
 included, are INVALID or UNCHECKED, never valid; malformed ones get a one-line verdict,

@@ -1,4 +1,4 @@
-"""Memory limits for worker processes (issue 22: a job that asks for far too much ends
+"""Memory limits for worker processes (a job that asks for far too much ends
 `failed: out of memory`, and the machine and the service that runs it stay up).
 
 Two walls, measured on this project's solvers (numba kernels, OR-Tools CP-SAT with 8

@@ -1,6 +1,6 @@
 """How much memory a coins search may take: what the machine has available now, the
 ceiling of every memory option (`bidir --memory-mb`, `bfs --max-memory-gb`), so that no
-option lets a search allocate more than is there (issue 22: refuse up front, with the
+option lets a search allocate more than is there (refuse up front, with the
 figure, what cannot fit); and how many cores it may run on (`bfs` threads)."""
 
 from __future__ import annotations

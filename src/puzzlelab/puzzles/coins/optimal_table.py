@@ -1,4 +1,4 @@
-"""The shipped table of optimal solutions of a font's puzzles (issue 23), and its reader.
+"""The shipped table of optimal solutions of a font's puzzles, and its reader.
 
 `data/font5x7_optimal.json` holds, for each font5x7 puzzle the project's own campaign
 has solved, its optimal number of moves and one optimal move list. Each length was

@@ -1,7 +1,7 @@
 """Board geometry for edge matching: cells, their sides, which sides touch, which lie on
 the border, and the board's symmetries. One description serves squares on a rectangle
 and MacMahon's triangles on a hexagon, so the enumerator, the MIP, CP-SAT and the
-pictures all work on both (the general edge-matching core of issue 7).
+pictures all work on both (the general edge-matching core).
 
 Conventions (the solution format relies on them):
 - Screen coordinates, y pointing down. Each cell is a polygon whose vertices are listed

@@ -3,7 +3,7 @@ the statistics of every finished subtree, in a JSON file rewritten atomically, s
 rerun of the same count skips them.
 
 The file names its count (the instance, the counting options, the split depth), and a
-file that is not such a checkpoint is never overwritten (issue 22, as matchsticks and
+file that is not such a checkpoint is never overwritten (as matchsticks and
 hexagon prove do): a missing file is started, a checkpoint of this count is resumed, and
 anything else -- a binary file, text that is not JSON, JSON of another kind, the
 checkpoint of another count, a subtree entry of the wrong shape -- is refused with a

@@ -2,7 +2,7 @@
 
 MacMahon (New Mathematical Pastimes, 1921): the 24 squares whose edges carry three
 colours, all colourings up to rotation, placed on a 4 x 6 board so that touching edges
-match and the border is one colour. The seed write-up (issue 7) models it as a MIP and
+match and the border is one colour. The seed write-up models it as a MIP and
 asks how many solutions there are; this package counts them exactly, with symmetry
 classes, for any board, colour count and piece multiset, and for MacMahon's triangles.
 """

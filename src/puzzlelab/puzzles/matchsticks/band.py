@@ -1,6 +1,6 @@
 """Re-placing a band of sizes exactly, every other square held where it is: the
 neighbourhood of a large-neighbourhood search (Shaw, CP 1998) over matchstick answers
-(issue 24, section 3: the try at beating the published bounds for n = 47..63).
+(the try at beating the published bounds for n = 47..63).
 
 Given an answer and a band of sizes hi..lo, the other squares' segments form a fixed
 board B; the band's squares add |F| - |B| matches. `improve_band` searches every

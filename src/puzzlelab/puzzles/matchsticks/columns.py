@@ -1,7 +1,7 @@
 """The three restricted columns of A294249's table (diagonal1, diagonal20, greedy: each
 value the exact optimum of its restricted search), computed here and shipped in
 `data/restricted_columns.json` so that `puzzlelab matchsticks table --stored` shows them
-without rerunning (issue 24).
+without rerunning.
 
 Provenance: every row was written by `benchmarks/bench_matchsticks_columns.py --record`
 after its search ran to completion and its answer passed the checker; the file names the

@@ -6,15 +6,15 @@ The search is the full kernel with the GREEDY flag, so it shares the symmetry br
 the free-placement rule and the subtree machinery (workers, checkpoint).
 
 It starts with no bound: its first descent is a greedy answer and bounds the rest. The
-write-up fed the diagonal bound in instead, and so did this method until issue 24's
-columns campaign measured it (commit 2d34d18, `puzzlelab matchsticks solve N --method
+write-up fed the diagonal bound in instead, and so did this method until the restricted
+columns' campaign measured it (commit 2d34d18, `puzzlelab matchsticks solve N --method
 greedy` with and without `--bound 1000000`, which skipped the seed; one core): where the
 diagonal answer is below the greedy optimum (n = 40, 45, 50, 60 among the published
 rows) the search within it finds nothing and everything is searched twice -- n = 40
 took 49.1 s seeded against 27.3 s unbounded (87 million wasted nodes) -- and where it is
 above it saves 2-7 % (n = 41: 27.7 s against 29.8 s; n = 36: 5.9 s against 6.3 s).
 
-Where its time goes (issue 24, docs/matchsticks.md): the ties, not the bound. Every
+Where its time goes (docs/matchsticks.md): the ties, not the bound. Every
 large square sharing two sides with the lines already drawn costs the same 2t, so
 depths 2..7 hold 1, 5, 27, 168, 1112, 7455 nodes for every n; 89 % of the nodes are
 then ended by the lookahead in a band of depths. No two nodes of a depth hold the same

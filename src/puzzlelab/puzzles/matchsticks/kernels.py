@@ -37,7 +37,7 @@ Scans walk the placements row by row with the masks built in registers (ids foll
 tables' row-major order); sizes whose table holds only diagonal corners are walked
 along the diagonal.
 
-Measured (issue 24, `measure.py`, docs/matchsticks.md): 89-96 % of the nodes are ended
+Measured (`measure.py`, docs/matchsticks.md): 89-96 % of the nodes are ended
 by the lookahead at once, so the scans of killed nodes are the bulk of the work. Every
 scan is therefore prefiltered by line counts (`_side_floor`, `_column_masks`): a size-t
 square on row lines y and y + t adds at least 2t - min(t, matches on y) - min(t, matches
@@ -45,7 +45,7 @@ on y + t) there, likewise for its columns, so rows and columns that cannot give 
 placement within the slack are skipped (the counts are kept per line as the board
 changes).
 
-Second round (issue 24, same nodes, answers, counts and trace): the line counts are
+Second round (same nodes, answers, counts and trace): the line counts are
 also kept bit-sliced (`planes[b]`: bit i set when bit b of line i's count is), so the
 lines holding at least k matches are one mask (`_at_least`, a dozen word operations), and
 a size-u square within slack S needs two row lines u apart and two column lines u

@@ -1,5 +1,5 @@
 """The ladder shape of the large squares, with the small ones placed exactly: a start for
-the record try (issue 24, section 3) that needs no long search.
+the record try that needs no long search.
 
 Greedy's answers for n = 55 and 56 share one shape: the sizes from n down go in groups
 of three sharing a top-left corner, four groups to a block at offsets (0, 0), (3, 0),

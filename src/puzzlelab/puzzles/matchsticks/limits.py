@@ -1,4 +1,4 @@
-"""How much memory a matchsticks search may take (issue 22: refuse up front, with the
+"""How much memory a matchsticks search may take (refuse up front, with the
 figure, what cannot fit). The boards are a few words per row (n <= 63), so what grows
 is the list of subtrees a split search plans (`--subtrees`, up to ten million): each a
 list of squares in Python and in the checkpoint.

@@ -1,5 +1,5 @@
 """Large-neighbourhood search over matchstick answers (Shaw, CP 1998), with two exact
-neighbourhoods from `band.py` (issue 24, section 3):
+neighbourhoods from `band.py`:
 
 - `sweep_bands`: every band of `width` consecutive sizes, from the largest down,
   re-placed exactly; sweeps until one finds nothing, which shows that no band move
@@ -10,7 +10,7 @@ neighbourhoods from `band.py` (issue 24, section 3):
 
 Related means near: the squares whose outlines lie closest to the chosen one's, so the
 sizes that share or could share matches are re-placed together even when they are far
-apart in size (issue 24, section 3: at n = 56 the 8 paid 2 matches more so that the 5
+apart in size (at n = 56 the 8 paid 2 matches more so that the 5
 and the 4 cost nothing, a move that consecutive bands find only when 4..8 fall in one
 band). The two largest squares stay put: they fix the frame every answer shares.
 

@@ -1,7 +1,7 @@
 """Where a matchsticks search spends its time: the kernel run with its per-depth trace
 (`kernels.TRACE_*`) over every root prefix, summed, and printed as one row per depth.
 
-Issue 24 asked to measure before changing the searches; `benchmarks/profile_matchsticks.py`
+Measure before changing the searches: `benchmarks/profile_matchsticks.py`
 prints these tables (the findings are in docs/matchsticks.md).
 """
 

@@ -2,7 +2,7 @@
 `"module:function"` references, so that loading the puzzle imports no search module
 and no numba kernel until a method runs. Options that name a file or a machine of the
 one who runs the search (the checkpoint of `full` and `greedy`, backend, address) are `local_only`: the
-REST service refuses them from a client (issue 22)."""
+REST service refuses them from a client."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """New upper bounds for A294249: answers found here with fewer matches than the published
-best known value (issue 24, section 3), shipped in `data/new_records.json`.
+best known value, shipped in `data/new_records.json`.
 
 Provenance: every row was written by `benchmarks/bench_matchsticks_moonshot.py --record`
 after the band search (`band.py`) found it and the checker confirmed its count; the row

@@ -6,7 +6,7 @@ Why subtrees: the proof of a large n takes hours of single-core time, but the tr
 a fixed placement of the first few squares is independent of every other such subtree
 except through the bound. So a search is cut at a depth D (the placements of the
 largest D squares), each cut is a small descriptor (`tables.py`), and descriptors are all
-that travel -- to `core.parallel` workers today and to Ray nodes later (issue 9).
+that travel -- to `core.parallel` workers today and to Ray nodes later.
 
 Combining subtrees is exact: a subtree searched with bound U reports every answer below
 U (or, counting, at most U), and the bound only ever falls to the value of an answer

@@ -16,7 +16,7 @@ the Ray backend can ship it unchanged):
   `--cpsat` forces it, `--no-cpsat` leaves it out): CP-SAT with one thread, every
   constraint in its LP (linearization level 2) and its LP-bound tree search, started
   from a quick heuristic tiling (hint and upper bound, the bound in the objective's
-  domain). Measured at 10 s on a shared 2-core machine (issue 28, `bench_tiling_field.py
+  domain). Measured at 10 s on a shared 2-core machine (`bench_tiling_field.py
   --names ... --cpsat`), it changed no value on 10 contest-style puzzles and raised the
   bound: contest-18 and contest-1 proven, contest-54 167 and contest-9 155 against the
   LP's 166 and 154 (the default search instead proved contest-18 only, a little sooner:

@@ -11,7 +11,7 @@ allowed, or whose matrix is not built within the time limit, gets the bound 0 (a
 valid) instead of the machine's memory.
 
 `lp_cell_weights` keeps the LP's dual values as integer cell weights: the exact DP's
-branch and bound can prune with them (issue 28; docs/tiling.md, "The exact DP").
+branch and bound can prune with them (docs/tiling.md, "The exact DP").
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def lp_cell_weights(free: np.ndarray) -> tuple[float, np.ndarray] | None:
     weighs at most WEIGHT_SCALE, checked exactly in integers (and lowered uniformly
     where rounding left a square over). Any set of cells tiled by squares that fit then
     needs at least its weight / WEIGHT_SCALE squares: the bound the exact DP prunes with
-    (`dp.solve_exact(duals=...)`, issue 28). None for a grid with no free cell, or
+    (`dp.solve_exact(duals=...)`). None for a grid with no free cell, or
     when the LP does not fit the memory allowed or did not solve."""
     from puzzlelab.puzzles.tiling.kernels import max_square_table
 

@@ -75,7 +75,7 @@ def published(key: str) -> dict[str, Any] | None:
         return {
             "value": CONTEST_OPTIMA[int(contest.group(1))],
             "proven": True,
-            "source": "Cimpress Tech Challenge 2 (2015) puzzle; optimum proven with CP-SAT (puzzlelab issue 3)",
+            "source": "Cimpress Tech Challenge 2 (2015) puzzle; optimum proven with CP-SAT",
         }
     rect = re.fullmatch(r"rect_([0-9]{1,4})x([0-9]{1,4})", str(key))
     if rect:

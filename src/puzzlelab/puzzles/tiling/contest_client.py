@@ -6,7 +6,7 @@ puzzle so it can be solved again later (`puzzlelab tiling solve <saved>.json`).
 The rules the answers are scored by are in `contest.py`; a practice server speaking
 the same API on loopback is `puzzlelab.service.contest_server`.
 
-What a server sends is input like any other (issue 22): its replies are read through
+What a server sends is input like any other: its replies are read through
 `core.inputs` (size, depth and number limits), and a puzzle id that is not a plain file
 name (`../x`, a slash, a leading dot) does not name the saved file: the grid's digest
 does.

@@ -9,7 +9,7 @@ grids; it is also the peer the exact DP is benchmarked against.
 A known tiling can be given as a hint (the search starts from it) and as an upper
 bound; `auto` feeds it the best heuristic tiling so far, and a proven lower bound lets
 the portfolio stop as soon as any member meets it. The upper bound goes into the
-objective's domain, not in a constraint: measured with one worker (issue 28, contest
+objective's domain, not in a constraint: measured with one worker (contest
 puzzles of 25 x 38 and 32 x 40), a linear constraint over all the squares, or any other
 constraint beside the exactly-ones, keeps CP-SAT's default LP (linearization level 1)
 from working, and its bound stayed at 91-106 for 60-120 s against 142 and 162 proven

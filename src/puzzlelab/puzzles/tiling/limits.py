@@ -1,6 +1,6 @@
 """How much memory a tiling method may take, and what the set-partition models of a
-grid would take, figured from the grid alone before anything is built (issue 22:
-refuse up front, with the figure, what cannot fit).
+grid would take, figured from the grid alone before anything is built
+(refuse up front, with the figure, what cannot fit).
 
 `memory_allowed(budget)` is the one figure every method compares with: the budget's
 memory bound where it states one (`Budget.memory_bytes`, the service's per-job limit),

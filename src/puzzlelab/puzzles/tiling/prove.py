@@ -1,4 +1,4 @@
-"""The `prove` method (issue 28, section 2): a proof of optimality for grids past the
+"""The `prove` method: a proof of optimality for grids past the
 exact DP's reach, or, when the budget ends first, the best tiling and the best proven
 lower bound (status `feasible`; `optimal` only when every part below is proven).
 

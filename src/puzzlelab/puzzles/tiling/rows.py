@@ -2,7 +2,7 @@
 
 Past 15 rows the DP runs the general step (5 bits a row in two words), and a full
 strip keeps every frontier shape: A242551(m) states a column, 3.6 million at m = 20,
-which is what made 18 x 40 take 48 s and 1.5 GB (issue 28). The rows here prune, and
+which is what made 18 x 40 take 48 s and 1.5 GB. The rows here prune, and
 stay exact, with upper bounds that real tilings meet:
 
 - `upper_bounds`: U(n) >= T(m, n) for every width, from tilings put together out of

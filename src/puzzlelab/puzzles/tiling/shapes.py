@@ -19,7 +19,7 @@ from functools import lru_cache
 
 __all__ = ["frontier_shape_count", "A242551_PUBLISHED"]
 
-# OEIS A242551, heights 1..15 (the figures quoted in issue 3 and the write-up).
+# OEIS A242551, heights 1..15 (the figures the write-up quotes).
 A242551_PUBLISHED = (1, 2, 5, 11, 24, 53, 118, 261, 577, 1276, 2823, 6246, 13819, 30572, 67635)
 
 

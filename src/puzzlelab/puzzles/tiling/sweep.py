@@ -6,7 +6,7 @@ MaxSize, JumpTo) is described in `kernels.py`; what this module adds for speed:
 - no Python between columns and no allocation: states and parent links of every
   column in two flat arrays, written in place as the column's states are found; the
   hash table holds only a uint32 per slot (the state's index and a hash tag), so it
-  stays half the size and most misses never touch the states (issue 28: about 1.3
+  stays half the size and most misses never touch the states (about 1.3
   times faster on random 15 x 60 grids than slots of two uint64);
 - successor lists per pattern of open rows, shared by all the states with that
   pattern (and by the following columns while the free cells and the largest squares
@@ -128,7 +128,7 @@ def _list_by_runs(need, largest_col, memo, at, runs, run_stamp, run_start, gener
     # the product of the runs' lists (entries of different runs add: disjoint rows,
     # squares counted in the top bits). A run with one way adds a constant; each other
     # run multiplies the list built so far, one copy of it per entry of its own list
-    # (block 0 last, in place), so the inner loops run over whole lists (issue 28: the
+    # (block 0 last, in place), so the inner loops run over whole lists (the
     # odometer this replaces carried once per entry of the last run, often one or two)
     base = np.uint64(0)
     for r in range(n_runs):
@@ -210,7 +210,7 @@ def packed_sweep(
     under which no square that fits weighs more than one square (the LP relaxation's
     duals, `bounds.lp_cell_weights`), so the cells a state leaves need at least their
     weight in squares; a state whose squares plus that exceed weight_upper / WEIGHT_UNIT
-    is not extended (issue 28).
+    is not extended.
 
     Returns (status, column): SWEEP_DONE with the width when all columns are done, or
     with the next column when the clock passed yield_ns (monotonic ns; the caller

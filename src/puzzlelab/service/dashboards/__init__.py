@@ -1,4 +1,4 @@
-"""The records dashboards (issue 26): for each puzzle, its published table (the
+"""The records dashboards: for each puzzle, its published table (the
 puzzle's `reference.py`) beside the best verified answer this workbench knows
 (`service.answers`: the records store, and any plugged-in source), as plain data for
 the routes of `service.routes.dashboards` and the page's Records view.

@@ -16,7 +16,7 @@ from puzzlelab.service.dashboards import ours
 
 __all__ = ["build", "SOURCE"]
 
-SOURCE = "OEIS A219158 (m <= 10, n <= 60); Cimpress Tech Challenge 2 (2015), optima proven with CP-SAT (puzzlelab issue 3)"
+SOURCE = "OEIS A219158 (m <= 10, n <= 60); Cimpress Tech Challenge 2 (2015), optima proven with CP-SAT"
 _RECT = re.compile(r"rect_([0-9]{1,4})x([0-9]{1,4})")
 
 

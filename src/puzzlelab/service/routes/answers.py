@@ -1,4 +1,4 @@
-"""The verified answers behind the records and the jobs (issue 26): the answer as the
+"""The verified answers behind the records and the jobs: the answer as the
 page shows it, its picture, and its exports in the field's formats.
 
     GET /api/records/{puzzle}/answer?instance=KEY                  the best verified answer known

@@ -1,5 +1,5 @@
 """GET /api/records/{puzzle}/dashboard: each puzzle's published table beside the best
-verified answers known here (issue 26), one route and one response model per puzzle
+verified answers known here, one route and one response model per puzzle
 (`service.dashboards`, `service.dashboard_models`). A puzzle without a dashboard (a
 plugin's) gets 404 naming those that have one."""
 

@@ -1,4 +1,4 @@
-"""POST /api/preview: an instance parsed and drawn, not solved (issue 26: the Solve page
+"""POST /api/preview: an instance parsed and drawn, not solved (the Solve page
 shows the instance as soon as it is chosen or pasted, and the parse error inline when
 it is bad). The instance goes through the same door as a job's (`service.intake`):
 the same 4xx for the same bad input."""

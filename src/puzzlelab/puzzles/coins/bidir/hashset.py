@@ -96,7 +96,7 @@ class BoardTable:
     that would pass `max_bytes` but the new table alone fits, the old one is spilled:
     written to a file in `spill_dir` (None: no spilling), freed, and read back a chunk at
     a time into the new table, so the peak is the new table plus one chunk and a bound
-    of 8 GB can hold a 5.4 GB table instead of 2.7 GB (issue 23). File reads go through
+    of 8 GB can hold a 5.4 GB table instead of 2.7 GB. File reads go through
     the page cache, which the process does not hold."""
 
     def __init__(self, capacity_log2: int = 16, max_bytes: int | None = None, spill_dir: str | None = None):

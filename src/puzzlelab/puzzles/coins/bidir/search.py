@@ -266,7 +266,7 @@ class _Search:
 
     def grow_table(self, *buffers: np.ndarray) -> bool:
         """Double the hash table if the old and new tables fit beside everything else
-        held now (issue 23: the grow counted the table alone, and a 5 x 9 search with
+        held now (the grow counted the table alone, and a 5 x 9 search with
         8 GB peaked at 9.3 GB)."""
         others = self.memory(None) - self.table.nbytes + sum(b.nbytes for b in buffers)
         return self.table.grow(others)

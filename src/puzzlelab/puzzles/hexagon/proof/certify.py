@@ -1,4 +1,4 @@
-"""Certified UNSAT answers for cube proofs (`hexagon prove --certified`, issue 25).
+"""Certified UNSAT answers for cube proofs (`hexagon prove --certified`).
 
 An UNSAT answer from CaDiCaL is otherwise trusted. Here the solver logs a proof and a
 checker that imports no solver checks it: binary LRAT (PROOF_FORMAT "lrat", the

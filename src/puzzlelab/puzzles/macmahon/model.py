@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from puzzlelab.core.inputs import is_whole, shown
+from puzzlelab.core.inputs import check_int, is_whole, shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.macmahon.boards import Board, board, parse_board_name
 from puzzlelab.puzzles.macmahon.tiles import DEFAULT_COLOURS, burnside_count, canonical, tile_name, tile_set
@@ -75,8 +75,10 @@ def _colour_index(value: Any, colours: tuple[str, ...], field: str) -> int:
     if isinstance(value, int):
         if 0 <= value < len(colours):
             return value
-        raise InvalidInstance(f"{field}: colour index {value} out of range 0..{len(colours) - 1}", field)
-    text = str(value).strip().lower()
+        raise InvalidInstance(f"{field}: colour index {shown(value)} out of range 0..{len(colours) - 1}", field)
+    if not isinstance(value, str):
+        raise InvalidInstance(f"{field}: expected a colour name, letter or index, got {shown(value)}", field)
+    text = value.strip().lower()
     if _DIGITS.fullmatch(text):
         return _colour_index(int(text), colours, field)
     for i, name in enumerate(colours):
@@ -193,7 +195,8 @@ def parse_instance(obj: Any) -> Instance:
             raise InvalidInstance(f"instance: unknown field {shown(unknown[0])}; expected board, colours, border, tiles", str(unknown[0])[:40])
         fields = {("colours" if k == "colors" else k): v for k, v in obj.items()}
         if "board" not in fields and "rows" in fields:
-            fields["board"] = f"{fields.pop('rows')}x{fields.pop('cols', fields.pop('columns', '?'))}"
+            rows, cols = fields.pop("rows"), fields.pop("cols", fields.pop("columns", None))
+            fields["board"] = f"{check_int(rows, 'rows')}x{'?' if cols is None else check_int(cols, 'cols')}"
     else:
         raise InvalidInstance(f"instance: expected text like 4x6 or a JSON object, got {type(obj).__name__}", "instance")
     if "board" not in fields or not isinstance(fields["board"], str):
@@ -230,7 +233,7 @@ def parse_instance(obj: Any) -> Instance:
                 )
             colours = DEFAULT_COLOURS[: fits[0]]
     border_value = fields.get("border", 0)
-    border = None if border_value is None or str(border_value).lower() in ("free", "none", "null") else _colour_index(border_value, colours, "border")
+    border = None if border_value is None or (isinstance(border_value, str) and border_value.lower() in ("free", "none", "null")) else _colour_index(border_value, colours, "border")
     counts = _parse_tiles(tiles_value, colours, sides)
     pieces = sum(counts)
     if pieces != cells:

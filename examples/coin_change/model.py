@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from puzzlelab.core.inputs import MAX_INT_DIGITS, shown
 from puzzlelab.core.puzzle import InvalidInstance
 
 __all__ = ["Change", "parse", "format_instance", "instance_key", "parse_solution", "MAX_TARGET", "MAX_COINS"]
@@ -40,9 +41,20 @@ class Change(NamedTuple):
 
 
 def _positive_int(value: Any, field: str, maximum: int, minimum: int = 1) -> int:
+    """`value` as an integer in minimum..maximum; past the maximum it is too large (413,
+    what the service answers for an instance this machine will not take on)."""
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise InvalidInstance(f"{field}: expected an integer from {minimum} to {maximum}, got {value!r}", field=field.split("[")[0])
+        status = 413 if isinstance(value, int) and not isinstance(value, bool) and value > maximum else 422
+        raise InvalidInstance(f"{field}: expected an integer from {minimum} to {maximum}, got {shown(value)}", field=field.split("[")[0], status=status)
     return value
+
+
+def _no_huge_numbers(parts: list[str], field: str) -> None:
+    """Digits read as numbers, at most MAX_INT_DIGITS each: Python will not even turn
+    a text of 5,000 digits into an int (it raises ValueError, not a refusal)."""
+    longest = max((len(p.lstrip("-")) for p in parts), default=0)
+    if longest > MAX_INT_DIGITS:
+        raise InvalidInstance(f"{field}: a number of {longest} digits; expected at most {MAX_INT_DIGITS}", field=field, status=413)
 
 
 def parse(obj: Any) -> Change:
@@ -55,16 +67,17 @@ def parse(obj: Any) -> Change:
         parts = [p for p in re.split(r"[\s,:]+", obj.strip()) if p]
         if len(parts) < 2 or not all(re.fullmatch(r"-?\d+", p) for p in parts):
             raise InvalidInstance(f"instance: expected {TEXT_FORM}", field="instance")
+        _no_huge_numbers(parts, "instance")
         numbers = [int(p) for p in parts]
         obj = {"target": numbers[0], "coins": numbers[1:]}
     if not isinstance(obj, dict) or "coins" not in obj or "target" not in obj:
         raise InvalidInstance(f"instance: expected {TEXT_FORM}", field="instance")
     coins = obj["coins"]
     if not isinstance(coins, (list, tuple)) or not coins:
-        raise InvalidInstance(f"coins: expected a non-empty list of positive integers, got {coins!r}", field="coins")
+        raise InvalidInstance(f"coins: expected a non-empty list of positive integers, got {shown(coins)}", field="coins")
     values = sorted({_positive_int(c, f"coins[{i}]", MAX_TARGET) for i, c in enumerate(coins)})
     if len(values) > MAX_COINS:
-        raise InvalidInstance(f"coins: expected at most {MAX_COINS} distinct denominations, got {len(values)}", field="coins")
+        raise InvalidInstance(f"coins: expected at most {MAX_COINS} distinct denominations, got {len(values)}", field="coins", status=413)
     target = _positive_int(obj["target"], "target", MAX_TARGET, minimum=0)
     return Change(tuple(values), target)
 
@@ -86,7 +99,8 @@ def parse_solution(obj: Any) -> list[int]:
         parts = [p for p in re.split(r"[\s,+]+", obj.strip()) if p]
         if not all(re.fullmatch(r"\d+", p) for p in parts):
             raise InvalidInstance("solution: expected a list of coins such as [5, 6] or '5 + 6'", field="solution")
+        _no_huge_numbers(parts, "solution")
         return [int(p) for p in parts]
     if not isinstance(obj, list) or any(isinstance(c, bool) or not isinstance(c, int) for c in obj):
-        raise InvalidInstance(f"solution: expected a list of coins such as [5, 6], got {obj!r:.60}", field="solution")
+        raise InvalidInstance(f"solution: expected a list of coins such as [5, 6], got {shown(obj)}", field="solution")
     return list(obj)

@@ -10,7 +10,6 @@ files (two_hosts.py), for the batch commands end to end."""
 
 import os
 import shlex
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,13 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from support.ports import free_port
+
 TESTS = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _ray(args, env, timeout):
@@ -82,7 +77,7 @@ def pytest_runtest_teardown(item, nextitem):
 def ray_cluster():
     """Address of a running two-node cluster (skips only where Ray is not installed)."""
     pytest.importorskip("ray", reason="the Ray backend needs the 'cluster' extra")
-    port = _free_port()
+    port = free_port()
     temp = tempfile.mkdtemp(prefix="pl-ray-")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS / "cluster"), str(TESTS), env.get("PYTHONPATH", "")])

@@ -2,7 +2,6 @@
 the registry loads through PUZZLELAB_PLUGINS exactly as a user's own puzzle would be."""
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -10,6 +9,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from support.ports import free_port
 
 TESTS = Path(__file__).resolve().parents[1]
 os.environ.setdefault("PUZZLELAB_PLUGINS", "support.toy_puzzle:Toy")
@@ -22,12 +23,6 @@ def store_path(tmp_path):
     return str(tmp_path / "service.sqlite")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Served(str):
     """The URL of a running `puzzlelab serve`, with its process attached."""
 
@@ -38,7 +33,7 @@ class Served(str):
 def server(tmp_path_factory):
     """`puzzlelab serve` as a user starts it, on loopback, a private port and store.
     Yields its URL (a str with `.process`); stopped at the end of the module."""
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ)
     env["PUZZLELAB_DB"] = str(tmp_path_factory.mktemp("served") / "records.sqlite")
     env["PUZZLELAB_PLUGINS"] = "support.toy_puzzle:Toy"

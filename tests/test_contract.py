@@ -11,7 +11,8 @@ cheap method answers within a short budget, the independent checker agrees with 
 value it claims, methods and published figures do not contradict one another, the
 Result survives JSON, and the picture is an SVG document.
 
-"Cheap" is every method except those listed in NOT_CHEAP with the reason: a method
+"Cheap" is every method except those listed in NOT_CHEAP (tests/support/registry.py)
+with the reason: a method
 that cannot answer a small instance within a couple of seconds, or that ignores its
 budget, has to say so here. A cheap method may return no answer within the budget, as
 long as its status says so (`unknown`, or `infeasible` when proven).
@@ -26,32 +27,16 @@ import random
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
-from pathlib import Path
 
 import pytest
 
-from puzzlelab.core.puzzle import InvalidInstance, Puzzle
-from puzzlelab.core.result import Result, Status, Verdict
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.result import Result, Status
 from puzzlelab.puzzles import REGISTRY
-
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
-if str(EXAMPLES) not in sys.path:
-    sys.path.insert(0, str(EXAMPLES))
-
-import coin_change  # noqa: E402  (examples/ is on sys.path only now)
-
-BUILT_IN = ("tiling", "matchsticks", "hexagon", "coins", "macmahon")
-TEMPLATE = coin_change.PUZZLE
-
-PUZZLES: dict[str, Puzzle] = {**REGISTRY, TEMPLATE.name: REGISTRY.get(TEMPLATE.name, TEMPLATE)}
+from support.registry import BUILT_IN, EXAMPLES, NOT_CHEAP, PUZZLES, ROOT, TEMPLATE, cheap_methods, contract_instances, spread
+from support.rules import assert_one_line_refusal, assert_one_line_verdict
 
 BUDGET = 2.0  # seconds per (instance, method)
-
-NOT_CHEAP = {
-    ("coins", "bfs"): "one byte per ranked board, C(35,12) = 834 million of them, whatever the puzzle: minutes and 834 MB",
-    ("toy", "sleepy"): "deaf to its budget on purpose (the job runner's termination test)",
-}
 
 # Inputs no puzzle accepts as an instance, in every shape `Puzzle.load` passes on.
 NOT_INSTANCES = ("", "certainly not an instance", {}, {"unknown field": 1}, [], [[]], -1, 10**9, 2.5)
@@ -59,32 +44,6 @@ NOT_INSTANCES = ("", "certainly not an instance", {}, {"unknown field": 1}, [], 
 NOT_SOLUTIONS = (None, "not a solution", {}, [], [[1, 2]], 5)
 
 SVG = "{http://www.w3.org/2000/svg}svg"
-
-
-def contract_instances(puzzle: Puzzle) -> list[str]:
-    """The smallest catalog instance (by the length of its JSON form, the tour instance
-    first among equals), then the tour instance when that is another one."""
-    names = list(puzzle.catalog())
-    sizes = {name: len(json.dumps(puzzle.format_instance(puzzle.catalog_instance(name)))) for name in _small_candidates(puzzle, names)}
-    smallest = min(sizes, key=lambda name: (sizes[name], name != puzzle.tour_instance, names.index(name)))
-    return list(dict.fromkeys([smallest, puzzle.tour_instance]))
-
-
-def _small_candidates(puzzle: Puzzle, names: list[str]) -> list[str]:
-    """Catalog names worth sizing: all of them, or for a catalog of thousands (coins:
-    2,664 puzzles, all on the same board) a hundred of them and the tour instance."""
-    return list(dict.fromkeys(spread(names, 100) + [puzzle.tour_instance]))
-
-
-def spread(names: list[str], count: int) -> list[str]:
-    """At most `count` names, evenly spaced, the first and the last among them."""
-    if len(names) <= count:
-        return list(names)
-    return [names[round(i * (len(names) - 1) / (count - 1))] for i in range(count)]
-
-
-def cheap_methods(puzzle: Puzzle) -> list[str]:
-    return [name for name in puzzle.methods if (puzzle.name, name) not in NOT_CHEAP]
 
 
 CASES = [
@@ -165,16 +124,15 @@ def test_bad_input_is_refused_with_a_message(name):
     for obj in NOT_INSTANCES:
         with pytest.raises(InvalidInstance) as refused:
             puzzle.parse(obj)
-        assert str(refused.value), f"{name}: empty message for {obj!r}"
-    with pytest.raises(InvalidInstance, match="not a catalog name"):
+        assert_one_line_refusal(refused.value)
+    with pytest.raises(InvalidInstance, match="not a catalog name") as refused:
         puzzle.load("certainly not an instance")
+    assert_one_line_refusal(refused.value)
     instance = puzzle.load(puzzle.tour_instance)
     for obj in NOT_SOLUTIONS:
-        try:
-            verdict = puzzle.verify(instance, obj)
-        except InvalidInstance:
-            continue
-        assert isinstance(verdict, Verdict) and not verdict.ok and verdict.message, (name, obj, verdict)
+        verdict = puzzle.verify(instance, obj)  # a checker answers with a Verdict, never raises
+        assert_one_line_verdict(verdict)
+        assert not verdict.ok, (name, obj, verdict)
 
 
 @pytest.mark.parametrize("name", list(PUZZLES))

@@ -28,8 +28,8 @@ The files, in the order data flows (docs/architecture.md, "Layout"; the built-in
     render.py     the SVG picture
     puzzle.py     the Puzzle object tying them together; PUZZLE is what gets registered
 
-`tests/test_contract.py` runs this puzzle through the same contract as the five built-in
-ones: run it on yours.
+`tests/test_contract.py` and `tests/test_contract_hostile.py` run this puzzle through the
+same contract as the five built-in ones: run them on yours.
 """
 
 from coin_change.puzzle import PUZZLE, CoinChange

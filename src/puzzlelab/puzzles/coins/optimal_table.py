@@ -155,6 +155,15 @@ class OptimalTable:
             assert found is not None
             yield found
 
+    def unreplayed(self) -> Iterator[tuple[str, str, int, list[list[int]]]]:
+        """(start, target, moves, move list) of every entry in glyph order, NOT replayed:
+        for a caller that replays each one with the checker itself and shows a failing
+        entry as failed (the service's shipped rows)."""
+        rank = {g: i for i, g in enumerate(self.order)}
+        for start, target in sorted(self._raw, key=lambda pair: (rank[pair[0]], rank[pair[1]])):
+            moves, text = self._raw[(start, target)]
+            yield start, target, moves, decode_moves(text, self.width, self.height)
+
     def coverage(self) -> str:
         """'396 of 1,332 font5x7 puzzles (starts / A B ... J)'."""
         return f"{len(self):,} of {self.total:,} {self.font} puzzles (starts {' '.join(self.starts) or 'none'})"

@@ -10,5 +10,5 @@ from __future__ import annotations
 __all__ = ["PUBLISHED_COUNTS"]
 
 PUBLISHED_COUNTS: dict[str, tuple[int, str]] = {
-    "4x6": (106_624, "CPLEX's solution pool in the write-up, symmetric versions included"),
+    "4x6": (106_624, "CPLEX's solution pool in the write-up this puzzle comes from, symmetric versions included"),
 }

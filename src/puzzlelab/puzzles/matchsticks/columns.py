@@ -26,7 +26,7 @@ from typing import Any
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.verify import restriction_broken, verify_solution
 
-__all__ = ["COLUMNS", "DATA_NAME", "shipped_columns", "check_row", "record_row", "data_file"]
+__all__ = ["COLUMNS", "DATA_NAME", "shipped_columns", "column_rows", "check_row", "record_row", "data_file"]
 
 # column -> (method, options, restriction for the checker, published column)
 COLUMNS: dict[str, tuple[str, dict[str, Any], dict[str, Any], str]] = {
@@ -75,6 +75,25 @@ def shipped_columns() -> dict[str, Any]:
             check_row(column, row)
             columns[column][row["n"]] = row
     return {"provenance": data.get("provenance"), "columns": columns}
+
+
+def column_rows() -> dict[str, Any]:
+    """{'provenance': ..., 'rows': [(column, row, reason or None)]}: every shipped row
+    with the reason it fails `check_row`, one by one (a page shows a failed row as
+    failed; `shipped_columns` refuses the whole file)."""
+    try:
+        data = json.loads(resources.files("puzzlelab.puzzles.matchsticks").joinpath("data", DATA_NAME).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {"provenance": None, "rows": []}
+    rows = []
+    for column, entries in (data.get("columns") or {}).items():
+        for row in entries:
+            try:
+                check_row(column, row)
+                rows.append((column, row, None))
+            except ValueError as exc:
+                rows.append((column, row, str(exc)))
+    return {"provenance": data.get("provenance"), "rows": rows}
 
 
 def record_row(

@@ -29,7 +29,7 @@ from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
-__all__ = ["DATA_NAME", "records_file", "check_record", "shipped_records", "record_improvement", "best_shipped"]
+__all__ = ["DATA_NAME", "records_file", "check_record", "shipped_records", "record_rows", "record_improvement", "best_shipped"]
 
 DATA_NAME = "new_records.json"
 _FIELDS = ("n", "value", "published", "squares", "found_by", "started_from", "recorded", "commit")
@@ -73,6 +73,25 @@ def shipped_records() -> dict[int, dict[str, Any]]:
     except FileNotFoundError:
         return {}
     return _parse(text)
+
+
+def record_rows() -> dict[str, Any]:
+    """{'provenance': ..., 'rows': [(row, reason or None)]}: every shipped row with the
+    reason it fails `check_record` (None: it holds), one by one, so that a page can show
+    a failed row as failed (`shipped_records` refuses the whole file)."""
+    try:
+        data = json.loads(resources.files("puzzlelab.puzzles.matchsticks").joinpath("data", DATA_NAME).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {"provenance": None, "rows": []}
+    rows = data.get("records") if isinstance(data, dict) else None
+    checked = []
+    for row in rows if isinstance(rows, list) else []:
+        try:
+            check_record(row)
+            checked.append((row, None))
+        except ValueError as exc:
+            checked.append((row if isinstance(row, dict) else {}, str(exc)))
+    return {"provenance": data.get("provenance") if isinstance(data, dict) else None, "rows": checked}
 
 
 def _parse(text: str) -> dict[int, dict[str, Any]]:

@@ -14,6 +14,7 @@ exact column DP that found it (`rows.py`); see `data/SOURCES.md`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,11 +22,12 @@ from puzzlelab.core.files import MARKER, is_stream, write_output
 from puzzlelab.core.inputs import read_text_file, shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Result, Status
-from puzzlelab.core.tables import read_tsv
+from puzzlelab.core.tables import read_data_text, read_tsv
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
-from puzzlelab.puzzles.tiling.verify import check_result
+from puzzlelab.puzzles.tiling.verify import check_result, verify_tiling
 
-__all__ = ["start_table_file", "append_row", "computed_rows", "read_table_file", "squares_text", "parse_squares_text"]
+__all__ = ["start_table_file", "append_row", "computed_rows", "computed_rows_checked", "computed_provenance", "ComputedRow", "read_table_file",
+           "squares_text", "parse_squares_text"]
 
 PACKAGE = "puzzlelab.puzzles.tiling"
 COMPUTED = "A219158_m16_20.tsv"
@@ -96,3 +98,42 @@ def computed_rows() -> dict[tuple[int, int], int]:
         check_result(grid, Result(t, format_solution(grid, squares), Status.OPTIMAL, "dp", bound=t))  # WrongAnswer if not
         table[(m, n)] = t
     return table
+
+
+@dataclass(frozen=True)
+class ComputedRow:
+    """One shipped entry: A219158(m, n) = T, a tiling of the n x m rectangle (n along
+    x) with T squares, and why it fails the checker (None: it holds)."""
+
+    m: int
+    n: int
+    value: int | None
+    solution: dict
+    problem: str | None = None
+
+
+@lru_cache(maxsize=None)
+def computed_rows_checked() -> tuple[ComputedRow, ...]:
+    """Every shipped row m = 16..20 with its tiling checked one by one (a row that
+    fails is kept with the reason, where `computed_rows` refuses the whole file)."""
+    rows = []
+    for row in read_tsv(PACKAGE, COMPUTED):
+        try:
+            m, n, t = int(row["m"]), int(row["n"]), int(row["T"])
+            grid = Grid.rectangle(n, m)
+            solution = format_solution(grid, parse_squares_text(row["squares"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            rows.append(ComputedRow(-1, -1, None, {}, f"row {row!r:.60}: unreadable ({exc})"))
+            continue
+        verdict = verify_tiling(grid, solution)
+        problem = None if verdict.ok and verdict.value == t else (
+            f"the checker rejects the tiling: {verdict.message}" if not verdict.ok else f"the tiling has {verdict.value} squares, not {t}")
+        rows.append(ComputedRow(m, n, t, solution, problem))
+    return tuple(rows)
+
+
+@lru_cache(maxsize=None)
+def computed_provenance() -> str:
+    """The '#' lines heading the shipped rows: how they were computed."""
+    lines = [line[1:].strip() for line in read_data_text(PACKAGE, COMPUTED).splitlines() if line.startswith("#")]
+    return " ".join(lines)

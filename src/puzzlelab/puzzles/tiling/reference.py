@@ -14,7 +14,7 @@ __all__ = ["CONTEST_OPTIMA", "contest_json", "contest_ids", "a219158_table"]
 
 PACKAGE = "puzzlelab.puzzles.tiling"
 
-# Optima of the ten contest puzzles, proven with CP-SAT for this project.
+# Optima of the ten contest puzzles, proven with CP-SAT for this project (their tilings: contest_tilings.py).
 CONTEST_OPTIMA = {1: 90, 2: 64, 3: 103, 4: 100, 5: 97, 6: 119, 7: 63, 8: 96, 9: 60, 10: 65}
 
 

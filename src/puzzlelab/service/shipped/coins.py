@@ -1,0 +1,42 @@
+"""The coins rows the package ships: the optimal move list of every font5x7 puzzle,
+each length proven by a full BFS (`puzzles.coins.optimal_table`). An entry whose moves
+fail the replay is a failed row; a table that cannot be read at all yields none (and
+says why in the log)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterator
+
+from puzzlelab.puzzles.coins.optimal_table import CorruptTable, load_table
+from puzzlelab.service.shipped.claims import Claim
+
+__all__ = ["TABLE", "claims", "clear", "table_provenance"]
+
+TABLE = "font5x7 optimal table (full BFS)"
+PROVENANCE_KEYS = ("command", "method", "results", "engine_commit", "shipped", "wall_seconds_total", "cpu_seconds_total", "cpu_note")
+log = logging.getLogger("puzzlelab.service")
+
+
+def table_provenance(provenance: dict[str, Any]) -> dict[str, Any]:
+    """The table's provenance without the per-start figures (those go on each row)."""
+    return {k: provenance[k] for k in PROVENANCE_KEYS if k in provenance}
+
+
+def claims() -> Iterator[Claim]:
+    try:
+        table = load_table("font5x7")
+    except CorruptTable as exc:
+        log.error("the shipped coins table is not shown: %s", exc)
+        return
+    shared = table_provenance(table.provenance)
+    starts = table.provenance.get("starts") or {}
+    for start, target, moves, solution in table.unreplayed():  # check_claim replays each with the checker
+        key = f"{table.font}:{start}-{target}"
+        provenance = {**shared, "start": start, **(starts.get(start) or {})}
+        yield Claim(key, key, moves, "optimal", "optimal (full BFS)", TABLE, "bfs", provenance, solution, None, {}, "answer", TABLE)
+
+
+def clear() -> None:
+    """Nothing to forget here: the table is read once per process (`load_table`), and
+    each entry's replay is what is checked again."""

@@ -117,11 +117,15 @@ def test_coins_grids_hold_the_published_sample(client):
 
 
 def test_tiling_heat_map_is_a219158_and_obeys_its_identities(client):
+    from puzzlelab.puzzles.tiling.a219158 import computed_rows
+
     data = dashboard(client, "tiling")
-    table = a219158_table()
-    assert (data["m_max"], data["n_max"]) == (10, 60)
-    for m in range(1, 11):
-        for n in range(1, 61):
+    table, computed = a219158_table(), computed_rows()
+    # the heat map covers every shipped row: the published table and the rows computed here
+    assert (data["m_max"], data["n_max"]) == (20, 100) == (max(m for m, _ in computed), max(n for _, n in computed))
+    assert (data["published_m_max"], data["published_n_max"]) == (10, 60) and data["computed_rows"] == [16, 17, 18, 19, 20]
+    for m in range(1, 21):
+        for n in range(1, 101):
             assert data["published"][m - 1][n - 1] == table.get((m, n)), (m, n)
             if m > n:
                 assert data["published"][m - 1][n - 1] is None
@@ -130,6 +134,9 @@ def test_tiling_heat_map_is_a219158_and_obeys_its_identities(client):
     for m in range(1, 11):
         for k in range(1, 60 // m + 1):
             assert data["published"][m - 1][k * m - 1] == k  # an m x km rectangle: k squares of side m
+    for m in range(16, 21):  # the same identity on the rows computed here: an m x km rectangle is k squares
+        for k in range(1, 100 // m + 1):
+            assert data["ours"][m - 1][k * m - 1] == k
     assert {row["number"]: row["published"] for row in data["contests"]} == CONTEST_OPTIMA
 
 
@@ -164,15 +171,17 @@ def test_solved_answers_appear_on_the_dashboards(client, solved):
     before, jobs = solved
     tiling, hexagon, matchsticks = (dashboard(client, name) for name in ("tiling", "hexagon", "matchsticks"))
     coins, macmahon = dashboard(client, "coins", font="font5x7")["fonts"][0], dashboard(client, "macmahon")
-    # before: nothing of ours
+    # before: nothing of this machine's; hexagon 3's grid ships with the package (ours, not local)
     assert before["tiling"]["ours"][2][4] is None
-    assert next(r for r in before["hexagon"]["rows"] if r["n"] == 3)["ours"] is None
+    shipped_3 = next(r for r in before["hexagon"]["rows"] if r["n"] == 3)
+    assert shipped_3["local"] is None and shipped_3["ours"]["source"] != "store" and shipped_3["ours"]["value"] == 39
     # tiling 3 x 5: A219158(3, 5)
     assert tiling["ours"][2][4] == jobs["tiling"]["result"]["value"] == a219158_table()[(3, 5)]
     assert tiling["ours_status"][2][4] == "optimal" and tiling["ours_instance"][2][4] == "rect_3x5"
     # hexagon 3: the proven optimum, so our penalty is the published one
     row = next(r for r in hexagon["rows"] if r["n"] == 3)
     assert row["ours"]["value"] == row["published"] == jobs["hexagon"]["result"]["value"] and row["answer"]
+    assert row["local"]["value"] == 39 and row["local"]["source"] == "store"  # this machine's, beside the shipped one
     assert row["ours_penalty"] == row["published_penalty"] and 3 in hexagon["ours_proven"] and 3 in hexagon["ours_reached"]
     # matchsticks 4: a(4) = 26, proven here
     row = next(r for r in matchsticks["rows"] if r["n"] == 4)

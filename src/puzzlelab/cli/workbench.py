@@ -8,12 +8,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.table import Table
 
 from puzzlelab.cli.errors import EXIT_BAD_INPUT, EXIT_NO_ANSWER, err, out, user_errors
+from puzzlelab.cli.listing import beats_and_ties, shipped_rows, shipped_tables
 from puzzlelab.cli.running import store_result
 from puzzlelab.core.files import check_output_folder, write_output
 from puzzlelab.core.lifeline import preexec_die_with_parent
@@ -29,9 +30,16 @@ __all__ = ["records", "tour", "serve", "bench"]
 def records(
     puzzle: Annotated[Optional[str], typer.Option(help="Only this puzzle.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    shipped: Annotated[Optional[bool], typer.Option(
+        "--shipped/--no-shipped", help="Also list what the package ships (default: yes; with --json only when given).")] = None,
+    every: Annotated[bool, typer.Option("--all", help="List every shipped row (a file of many rows is otherwise one line).")] = False,
 ) -> None:
-    """Best known result per instance from the records store, beside the published value.
-    Each is checked again before it is listed; a record that fails is named on stderr.
+    """What the package ships that this project computed (proofs, new records, tables),
+    each checked again by its puzzle's checker, and this machine's records store (local),
+    each record checked again before it is listed; beside the published value. A shipped
+    row that fails is listed as FAILED with the reason; a store record that fails is named
+    on stderr. --json prints the store's records (a list, as it always has); --json
+    --shipped prints {"shipped": [...], "local": [...]}.
 
     Example: puzzlelab records --puzzle tiling
     """
@@ -47,24 +55,37 @@ def records(
         for record in checked.records:
             published = REGISTRY[record.puzzle].published(record.instance) if record.puzzle in REGISTRY else None
             rows.append((record, published))
+        listed = shipped_rows(puzzle) if (shipped if shipped is not None else not as_json) else None
         if as_json:
-            payload = [dict(r.to_dict(), published=p) for r, p in rows]
+            local = [dict(r.to_dict(), published=p, origin="local") for r, p in rows]
+            payload: Any = local if listed is None else {
+                "shipped": [dict(row.view(), puzzle=row.puzzle, published=p) for row, p in listed], "local": local}
             out.print_json(json.dumps(payload, default=str), indent=None)
             return
-        table = Table("puzzle", "instance", "value", "status", "bound", "method", "seconds", "published", title="records")
-        for record, published in rows:
-            pub = "" if not published else f"{published['value']}{' (proven)' if published.get('proven') else ''}"
-            table.add_row(
-                record.puzzle,
-                record.instance,
-                str(record.value),
-                record.status,
-                "" if record.bound is None else str(record.bound),
-                record.method,
-                "" if record.seconds is None else f"{record.seconds:.2f}",
-                pub,
-            )
-        out.print(table if rows else "no records yet: solve something, e.g. puzzlelab tour")
+        if listed:
+            for line in beats_and_ties(listed):
+                out.print(line, markup=False)
+            for table in shipped_tables(listed, every, puzzle):
+                out.print(table)
+        out.print(_local_table(rows) if rows else "no local records yet: solve something, e.g. puzzlelab tour")
+
+
+def _local_table(rows: list) -> Table:
+    table = Table("puzzle", "instance", "value", "status", "bound", "method", "seconds", "published",
+                  title="local: this machine's records store, each checked now")
+    for record, published in rows:
+        pub = "" if not published else f"{published['value']}{' (proven)' if published.get('proven') else ''}"
+        table.add_row(
+            record.puzzle,
+            record.instance,
+            str(record.value),
+            record.status,
+            "" if record.bound is None else str(record.bound),
+            record.method,
+            "" if record.seconds is None else f"{record.seconds:.2f}",
+            pub,
+        )
+    return table
 
 
 def tour(

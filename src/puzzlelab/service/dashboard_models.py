@@ -3,9 +3,14 @@ instance previews, shown in `/docs`.
 
 A dashboard puts the published table of its puzzle (the `reference.py` of each puzzle)
 beside the best verified answer this workbench knows (`service.answers`): `ours` is
-null where there is none. Every row names the `instance` to open on the Solve page
-(a catalog name or instance text the service parses) and says whether a verified
-`answer` can be fetched (`GET /api/records/{puzzle}/answer?instance=...`).
+null where there is none. `shipped` lists what the package itself ships for the row
+(proofs, records, tables this project computed), each checked again by the puzzle's
+checker: `check` is verified, failed (with the reason; never shown as ours) or
+recorded (nothing a checker could check in full), with its provenance. `local` is this
+machine's records store's best. `versus` says whether ours beats, ties or trails the
+published figure. Every row names the `instance` to open on the Solve page (a catalog
+name or instance text the service parses) and says whether a verified `answer` can be
+fetched (`GET /api/records/{puzzle}/answer?instance=...`).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pydantic import BaseModel, Field
 from puzzlelab.service.models import VerdictView
 
 __all__ = [
-    "Ours", "MatchsticksRow", "MatchsticksDashboard", "HexagonRow", "HexagonDashboard", "CoinsCounts", "CoinsFont",
+    "Ours", "ShippedView", "Highlight", "SourceCheck", "MatchsticksRow", "MatchsticksDashboard", "HexagonRow", "HexagonDashboard", "CoinsCounts", "CoinsFont",
     "CoinsDashboard", "TilingContestRow", "TilingRectangleRow", "TilingDashboard", "MacMahonRow", "MacMahonDashboard",
     "DashboardIndexEntry", "CoinBoards", "ExportLink", "AnswerView", "PreviewRequest", "PreviewView",
 ]
@@ -40,6 +45,66 @@ class Ours(BaseModel):
     created: Number | None = None
 
 
+class ShippedView(BaseModel):
+    """A row the package ships (computed by this project), checked again."""
+
+    instance: str
+    label: str
+    value: Any = None
+    status: str
+    claim: str = Field(description="What the row claims: 'proven optimal', 'new upper bound ...', a restricted optimum, a count.")
+    source: str = Field(description="The shipped file it comes from (also the answer source of a verified row).")
+    method: str
+    check: Literal["verified", "failed", "recorded"] = Field(
+        description="verified: the checker passes it; failed: rejected (reason), never shown as ours; recorded: not checkable in full.")
+    reason: str = Field(description="The checker's message, why it failed, or what could not be checked.")
+    kind: str = Field(description="answer, record, column, proof or count.")
+    provenance: dict[str, Any] = Field(
+        default_factory=dict, description="How it was computed (method, command, date, CPU seconds, commit); what every row of its file shares is in the dashboard's `sources`.")
+    figures: dict[str, Any] = Field(default_factory=dict)
+    answers: str = Field("", description="The answer source a verified row is served through (its `ours.source`); empty: none.")
+
+
+class Highlight(BaseModel):
+    """One line of what ours does beside the published figures, at a glance."""
+
+    versus: str = Field(description="beats, ties, differs or new (no published figure to compare with).")
+    text: str
+    instances: list[str] = Field(default_factory=list)
+
+
+class FailedRow(BaseModel):
+    instance: str
+    label: str
+    reason: str
+
+
+class SourceCheck(BaseModel):
+    """How the rows of one shipped file fared when checked again."""
+
+    source: str
+    verified: int
+    failed: int
+    recorded: int
+    failures: list[FailedRow] = Field(default_factory=list)
+    provenance: dict[str, Any] = Field(default_factory=dict, description="What every row of the file shares of its provenance.")
+
+
+_SHARED = {  # the fields every dashboard shares: (default, description)
+    "local": (None, "This machine's records store's best for the row (source 'store'), checked again."),
+    "versus": (None, "ours beside the published figure: beats, ties, trails (differs for a count)."),
+    "shipped": (list, "What the package ships for the row, each checked again."),
+    "highlights": (list, "Where ours beats or ties the published figures, first the new records."),
+    "sources": (list, "Each shipped file and how its rows fared when checked again."),
+    "unreadable": (None, "Why a shipped file could not be read at all (null: all were read)."),
+}
+
+
+def _shared(name: str) -> Any:
+    default, description = _SHARED[name]
+    return Field(default_factory=default, description=description) if default is list else Field(default, description=description)
+
+
 # ---------------------------------------------------------------- matchsticks
 class MatchsticksRow(BaseModel):
     n: int
@@ -51,6 +116,9 @@ class MatchsticksRow(BaseModel):
     greedy_best: int
     ours: Ours | None = None
     answer: bool = Field(description="A verified answer can be fetched for this n.")
+    local: Ours | None = _shared("local")
+    shipped: list[ShippedView] = _shared("shipped")
+    versus: str | None = _shared("versus")
 
 
 class MatchsticksDashboard(BaseModel):
@@ -62,8 +130,11 @@ class MatchsticksDashboard(BaseModel):
     source: str
     proven_to: int = Field(description="The published values are proven for every n up to this.")
     bounds_to: int = Field(description="The table's last n (bounds past proven_to).")
-    ours_proven: list[int] = Field(description="The n whose optimum this workbench has proven.")
+    ours_proven: list[int] = Field(description="The n whose optimum is proven here (shipped proofs and this machine's store).")
     rows: list[MatchsticksRow]
+    highlights: list[Highlight] = _shared("highlights")
+    sources: list[SourceCheck] = _shared("sources")
+    unreadable: str | None = _shared("unreadable")
 
 
 # ---------------------------------------------------------------- hexagon
@@ -79,6 +150,22 @@ class HexagonRow(BaseModel):
     ours: Ours | None = None
     ours_penalty: int | None = Field(None, description="Penalty edges of our best grid (edges - raw score).")
     answer: bool
+    local: Ours | None = _shared("local")
+    shipped: list[ShippedView] = _shared("shipped")
+    versus: str | None = _shared("versus")
+
+
+class HexagonCount(BaseModel):
+    """A solution count of the write-up's table (level-k grids with the lowest
+    level-k penalty) beside ours (recorded: the row DP gives no certificate)."""
+
+    n: int
+    level: int
+    penalty: int | None = None
+    published: int | None = None
+    ours: int | None = None
+    shipped: ShippedView
+    versus: str | None = _shared("versus")
 
 
 class HexagonDashboard(BaseModel):
@@ -89,9 +176,13 @@ class HexagonDashboard(BaseModel):
     value_name: str
     source: str
     proven_range: list[int] = Field(description="[first, last]: the published scores are proven for these n.")
-    ours_proven: list[int] = Field(description="The n whose optimum this workbench has proven.")
+    ours_proven: list[int] = Field(description="The n whose optimum is proven here (shipped proofs and this machine's store).")
     ours_reached: list[int] = Field(description="The n where our best raw score equals (or beats) the published one.")
     rows: list[HexagonRow]
+    counts: list[HexagonCount] = Field(default_factory=list, description="The solution counts reproduced here.")
+    highlights: list[Highlight] = _shared("highlights")
+    sources: list[SourceCheck] = _shared("sources")
+    unreadable: str | None = _shared("unreadable")
 
 
 # ---------------------------------------------------------------- coins
@@ -102,6 +193,7 @@ class CoinsCounts(BaseModel):
     found: int = Field(description="Puzzles with a verified answer not proven optimal.")
     agree: int = Field(description="Solved puzzles whose optimum equals the published one.")
     disagree: int = Field(description="Solved puzzles whose optimum differs from the published one (a defect if ever > 0).")
+    local: int = Field(0, description="Puzzles whose answer here is this machine's store's.")
 
 
 class CoinsFont(BaseModel):
@@ -124,6 +216,10 @@ class CoinsDashboard(BaseModel):
     source: str
     answer_sources: list[str] = Field(description="The plugged-in sources of solved puzzles beside the store.")
     fonts: list[CoinsFont]
+    highlights: list[Highlight] = _shared("highlights")
+    provenance: dict[str, Any] | None = Field(None, description="How the shipped table was computed.")
+    sources: list[SourceCheck] = _shared("sources")
+    unreadable: str | None = _shared("unreadable")
 
 
 # ---------------------------------------------------------------- tiling
@@ -135,6 +231,9 @@ class TilingContestRow(BaseModel):
     published: int = Field(description="The proven optimum.")
     ours: Ours | None = None
     answer: bool
+    local: Ours | None = _shared("local")
+    shipped: list[ShippedView] = _shared("shipped")
+    versus: str | None = _shared("versus")
 
 
 class TilingRectangleRow(BaseModel):
@@ -144,6 +243,15 @@ class TilingRectangleRow(BaseModel):
     published: int | None = None
     ours: Ours | None = None
     answer: bool
+    local: Ours | None = _shared("local")
+    versus: str | None = _shared("versus")
+
+
+class TilingFailedCell(BaseModel):
+    m: int
+    n: int
+    value: Any = None
+    reason: str
 
 
 class TilingDashboard(BaseModel):
@@ -161,6 +269,13 @@ class TilingDashboard(BaseModel):
     ours_instance: list[list[str | None]] = Field(description="The key of the answer behind each of ours (rect_WxH).")
     contests: list[TilingContestRow]
     rectangles: list[TilingRectangleRow] = Field(description="Catalog rectangles and solved ones outside the table.")
+    published_m_max: int = Field(10, description="The published table's last m (its entries: published[m-1][n-1]).")
+    published_n_max: int = Field(60, description="The published table's last n.")
+    computed_rows: list[int] = Field(default_factory=list, description="The rows m computed here and shipped (in `ours`, checked).")
+    computed_failed: list[TilingFailedCell] = Field(default_factory=list, description="Shipped entries the checker rejects (not in ours).")
+    highlights: list[Highlight] = _shared("highlights")
+    sources: list[SourceCheck] = _shared("sources")
+    unreadable: str | None = _shared("unreadable")
 
 
 # ---------------------------------------------------------------- macmahon
@@ -173,6 +288,9 @@ class MacMahonRow(BaseModel):
     classes: dict[str, int] = Field(default_factory=dict, description="Classes up to each group (rotations, board, colours, full).")
     group_orders: dict[str, int] = Field(default_factory=dict)
     answer: bool
+    local: Ours | None = _shared("local")
+    shipped: list[ShippedView] = _shared("shipped")
+    versus: str | None = _shared("versus")
 
 
 class MacMahonDashboard(BaseModel):
@@ -181,6 +299,9 @@ class MacMahonDashboard(BaseModel):
     puzzle: Literal["macmahon"] = "macmahon"
     value_name: str
     rows: list[MacMahonRow]
+    highlights: list[Highlight] = _shared("highlights")
+    sources: list[SourceCheck] = _shared("sources")
+    unreadable: str | None = _shared("unreadable")
 
 
 class DashboardIndexEntry(BaseModel):

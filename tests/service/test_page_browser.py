@@ -5,6 +5,7 @@ Skipped where no browser is installed, unless PUZZLELAB_REQUIRE_BROWSER=1 (CI se
 and `make test` installs chromium with apt-get when it is missing)."""
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -151,20 +152,26 @@ def test_records_dashboards_draw_one_mark_per_figure(page, server):
     """Each dashboard's plots: a non-empty SVG with one mark per published figure (the
     reference tables) and one per answer of ours (the API's data)."""
     from puzzlelab.puzzles.coins.reference import published_lengths
+    from puzzlelab.puzzles.hexagon.reference import level_table
     from puzzlelab.puzzles.hexagon.reference import published_table as hexagon_table
     from puzzlelab.puzzles.matchsticks.reference import published_table as matchsticks_table
+    from puzzlelab.puzzles.tiling.a219158 import computed_rows
     from puzzlelab.puzzles.tiling.reference import a219158_table
 
     open_dashboard(page, server, "matchsticks")
     a294249 = [n for n in matchsticks_table() if n > 0]
     data = dashboard_data(page, server, "matchsticks")
+    rows = [r for r in data["rows"] if r["ours"] and r["n"] > 0]
     assert marks(page, "published") == marks(page, "gap") == len(a294249) == 63
-    assert marks(page, "ours") == sum(1 for r in data["rows"] if r["ours"] and r["n"] > 0)
+    assert marks(page, "record") == sum(1 for r in rows if r["ours"]["value"] < r["published"]) == 2  # the new bounds
+    assert marks(page, "ours") == sum(1 for r in rows if r["ours"]["value"] > r["published"])
     assert page.locator("#dashboard table tbody tr").count() == len(matchsticks_table())
 
     open_dashboard(page, server, "hexagon")
+    data = dashboard_data(page, server, "hexagon")
     assert marks(page, "published") == 2 * len(hexagon_table())  # penalty plot and score plot
-    assert marks(page, "level") == len(hexagon_table())
+    assert marks(page, "level") == 3 * len(level_table())  # the write-up's lowest penalties through levels 1, 2 and 3
+    assert marks(page, "ours") == 2 * sum(1 for r in data["rows"] if r["ours"])
 
     open_dashboard(page, server, "coins")
     data = dashboard_data(page, server, "coins")
@@ -172,23 +179,108 @@ def test_records_dashboards_draw_one_mark_per_figure(page, server):
     for font in data["fonts"]:  # one font's map at a time
         page.click(f"#dashboard .font-switch button[data-font={font['font']}]")
         expect(page.locator("#dashboard .coins-map")).to_have_attribute("data-font", font["font"])
-        assert marks(page) == 37 * 36  # every cell, the diagonal left out
+        cells = lambda kind=None: page.locator("#dashboard .coins-map svg .mark" + (f"[data-kind={kind}]" if kind else "")).count()  # noqa: E731
+        assert cells() == 37 * 36  # every cell, the diagonal left out
         ours = sum(v is not None for row in font["ours"] for v in row)
         published_only = sum(1 for i, row in enumerate(font["published"]) for j, v in enumerate(row)
                              if v is not None and font["ours"][i][j] is None)
-        assert marks(page, "solved") + marks(page, "found") == ours
-        assert marks(page, "published") == published_only
+        assert cells("solved") + cells("found") == ours
+        assert cells("published") == published_only
         seen += published_only + sum(1 for i, row in enumerate(font["published"]) for j, v in enumerate(row)
                                      if v is not None and font["ours"][i][j] is not None)
     assert seen == len(published_lengths())
+    # the histograms: per font, the bars of ours add up to its solved puzzles
+    for k, font in enumerate(data["fonts"]):
+        bars = page.locator("#dashboard .plots svg").nth(k).locator(".mark[data-kind=ours]")
+        assert sum(int(v) for v in bars.evaluate_all("bs => bs.map(b => b.dataset.value)")) == sum(
+            v is not None for row in font["ours"] for v in row)
 
     open_dashboard(page, server, "tiling")
-    assert marks(page) == len(a219158_table()) == 555
+    computed = [side for side in computed_rows() if side[0] <= side[1]]
+    assert marks(page) == len(a219158_table()) + len(computed) == 555 + len(computed)
+    assert marks(page, "ours") == len(computed)  # the rows m = 16..20 computed here, past the published table
     assert page.locator("#dashboard table").first.locator("tbody tr").count() == 10  # the contest puzzles
 
     open_dashboard(page, server, "macmahon")
     assert marks(page, "published") == 2  # 4x6 and the same board turned
     page.screenshot(path=str(SCREENS / "puzzlelab-records-macmahon.png"), full_page=True)
+
+
+def row_of(page, table: str, first_cell: str):
+    """The row of a dashboard table whose first cell reads `first_cell`."""
+    cell = page.locator("td:first-child", has_text=re.compile(f"^{re.escape(first_cell)}$"))
+    return page.locator(f"#dashboard table.{table} tbody tr").filter(has=cell)
+
+
+def test_the_page_shows_what_the_package_ships(page, server):
+    """On the page as on the API: n = 36 proven by us (629), n = 54 ours 1153 beating the
+    published value, first at a glance; hexagon n = 11 proven (902); the A219158 rows
+    m = 16..20; 4x6's 106,624 ours; and a result's provenance one click away."""
+    open_dashboard(page, server, "matchsticks")
+    first = page.locator("#dashboard .highlights li").first
+    expect(first).to_have_attribute("data-versus", "beats")
+    expect(first).to_contain_text("a(54) <= 1,153")
+    n36 = row_of(page, "matchsticks", "36")
+    expect(n36.locator(".ours")).to_have_attribute("data-value", "629")
+    expect(n36.locator(".ours")).to_contain_text("629 ✓")
+    expect(n36.locator(".check-verified")).to_contain_text("proof")
+    n54 = row_of(page, "matchsticks", "54")
+    expect(n54.locator(".ours")).to_have_attribute("data-value", "1153")
+    expect(n54.locator(".versus")).to_have_text("beats")
+    n36.locator("button.how").click()
+    box = page.locator("#dashboard .provenance")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text("full --count-solutions")
+    expect(box).to_contain_text("commit")
+    page.screenshot(path=str(SCREENS / "puzzlelab-records-matchsticks.png"), full_page=True)
+
+    open_dashboard(page, server, "hexagon")
+    n11 = row_of(page, "hexagon", "11")
+    expect(n11.locator(".ours")).to_contain_text("902 ✓")
+    expect(n11.locator(".check-recorded")).to_contain_text("proof")
+
+    open_dashboard(page, server, "tiling")
+    for m in range(16, 21):
+        assert page.locator(f"#dashboard .tiling-map .mark[data-kind=ours][data-row='{m - 1}']").count() > 0
+
+    open_dashboard(page, server, "macmahon")
+    expect(row_of(page, "macmahon", "4x6").locator(".ours")).to_contain_text("106,624 ✓")
+
+
+# Every table cell of a dashboard: its content fits (no cut-off text), it lies inside the
+# visible part of what scrolls it sideways, and it does not overlap its left neighbour.
+LAYOUT = """() => {
+  const problems = [];
+  const clipper = (node) => {
+    for (let a = node.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return a;
+    return document.documentElement;
+  };
+  for (const t of document.querySelectorAll("#dashboard table")) {
+    const box = clipper(t).getBoundingClientRect();
+    [...t.rows].forEach((tr, i) => [...tr.cells].forEach((c, j, cells) => {
+      const r = c.getBoundingClientRect();
+      const where = `${t.className} row ${i} column ${j}`;
+      if (c.scrollWidth > c.clientWidth + 1) problems.push(`${where}: content ${c.scrollWidth} px in ${c.clientWidth} px`);
+      if (r.right > box.right + 1 || r.left < box.left - 1) problems.push(`${where}: outside the visible ${box.left}..${box.right}`);
+      if (j && r.left < cells[j - 1].getBoundingClientRect().right - 1) problems.push(`${where}: overlaps its left neighbour`);
+    }));
+  }
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("width", [1400, 1000])
+def test_no_dashboard_column_is_clipped_or_overlapping(browser, server, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        for name in ("matchsticks", "hexagon", "coins", "tiling", "macmahon"):
+            open_dashboard(page, server, name)
+            assert page.locator("#dashboard table").count() > 0
+            assert page.evaluate(LAYOUT) == [], (name, width)
+            page.screenshot(path=str(SCREENS / f"puzzlelab-records-{name}-{width}.png"), full_page=True)
+    finally:
+        context.close()
 
 
 def test_preview_draws_the_instance_and_shows_parse_errors_inline(page):

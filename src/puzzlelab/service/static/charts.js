@@ -86,20 +86,31 @@ function legend(svg, x, y, items) {
   svg.append(g);
 }
 
-function marker(shape, x, y, colour, filled) {
+function marker(shape, x, y, colour, filled, size = 1) {
+  if (shape === "star") {
+    const points = Array.from({ length: 10 }, (_, i) => {
+      const r = i % 2 ? 2.6 : 6.5, a = -Math.PI / 2 + (i * Math.PI) / 5;
+      return `${(x + r * Math.cos(a)).toFixed(1)},${(y + r * Math.sin(a)).toFixed(1)}`;
+    });
+    return svgEl("polygon", { points: points.join(" "), fill: colour, stroke: colour, "stroke-width": 1 });
+  }
   if (shape === "cross") {
-    return svgEl("path", { d: `M${x - 4},${y - 4}L${x + 4},${y + 4}M${x - 4},${y + 4}L${x + 4},${y - 4}`, stroke: colour, "stroke-width": 2 });
+    const h = 4 * size;
+    return svgEl("path", { d: `M${x - h},${y - h}L${x + h},${y + h}M${x - h},${y + h}L${x + h},${y - h}`, stroke: colour, "stroke-width": 2 });
   }
+  const r = 3.5 * size;
   if (shape === "square") {
-    return svgEl("rect", { x: x - 3.5, y: y - 3.5, width: 7, height: 7, fill: filled ? colour : "#fff", stroke: colour, "stroke-width": 1.5 });
+    return svgEl("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: filled ? colour : "#fff", stroke: colour, "stroke-width": 1.5 * size });
   }
-  return svgEl("circle", { cx: x, cy: y, r: 3.5, fill: filled ? colour : "#fff", stroke: colour, "stroke-width": 1.5 });
+  return svgEl("circle", { cx: x, cy: y, r, fill: filled ? colour : "#fff", stroke: colour, "stroke-width": 1.5 });
 }
 
 // series: [{name, kind, shape, colour, points: [{x, y, href, title, filled}], line}]
-// bands: [{from, to, label}] shaded ranges of x.
-function scatterPlot({ width = 560, height = 300, title, xLabel, yLabel, series, bands = [] }) {
-  const box = { left: 56, right: width - 150, top: 16, bottom: height - 44 };
+// bands: [{from, to, label, lower}] shaded ranges of x (a lower band is drawn in the
+// lower half, so two can overlap); a point's `label` is written beside it; `caption`
+// is a line of small text under the plot.
+function scatterPlot({ width = 560, height = 300, title, xLabel, yLabel, series, bands = [], caption = "" }) {
+  const box = { left: 56, right: width - 150, top: 16, bottom: height - (caption ? 58 : 44) };
   const all = series.flatMap((s) => s.points);
   const xMin = Math.min(...all.map((p) => p.x)), xMax = Math.max(...all.map((p) => p.x));
   const yMin = Math.min(0, ...all.map((p) => p.y)), yMax = Math.max(...all.map((p) => p.y));
@@ -108,23 +119,30 @@ function scatterPlot({ width = 560, height = 300, title, xLabel, yLabel, series,
   const svg = frame(width, height, title);
   for (const band of bands) {
     const x0 = fx(band.from) - 3, x1 = fx(band.to) + 3;
-    svg.append(svgEl("rect", { x: x0, y: box.top, width: Math.max(1, x1 - x0), height: box.bottom - box.top, fill: "#e8f3ea", class: "band" }));
-    svg.append(svgEl("text", { x: (x0 + x1) / 2, y: box.top + 12, "text-anchor": "middle", "font-size": 11, fill: "#1b7a3a" }, band.label));
+    const mid = (box.top + box.bottom) / 2;
+    const [y0, y1] = band.lower ? [mid, box.bottom] : [box.top, band === bands[0] && bands.some((b) => b.lower) ? mid : box.bottom];
+    svg.append(svgEl("rect", { x: x0, y: y0, width: Math.max(1, x1 - x0), height: y1 - y0, fill: band.lower ? "#e7eef8" : "#e8f3ea", class: "band" }));
+    svg.append(svgEl("text", { x: (x0 + x1) / 2, y: band.lower ? box.bottom - 6 : box.top + 12, "text-anchor": "middle", "font-size": 11,
+                               fill: band.lower ? "#2f5aa8" : "#1b7a3a" }, band.label));
   }
+  if (caption) svg.append(svgEl("text", { x: box.left, y: height - 6, "font-size": 10, fill: "#5b6475", class: "caption" }, caption));
   axes(svg, box, ticks(xMin, xMax), ticks(yMin, yMax, 5), xLabel, yLabel, fx, fy);
   for (const s of series) {
     const g = svgEl("g", { class: `series series-${s.kind}` });
     if (s.line && s.points.length > 1) {
       const d = s.points.map((p, i) => `${i ? "L" : "M"}${fx(p.x).toFixed(1)},${fy(p.y).toFixed(1)}`).join("");
-      g.append(svgEl("path", { d, fill: "none", stroke: s.colour, "stroke-width": 1, "stroke-dasharray": "4 3" }));
+      g.append(svgEl("path", { d, fill: "none", stroke: s.colour, "stroke-width": 1, "stroke-dasharray": s.dash || "4 3" }));
     }
     for (const p of s.points) {
-      const m = marker(s.shape, fx(p.x), fy(p.y), s.colour, p.filled !== false);
+      const m = marker(s.shape, fx(p.x), fy(p.y), s.colour, p.filled !== false, s.small ? 0.55 : 1);
       m.setAttribute("class", "mark");
       m.dataset.kind = s.kind;
       m.dataset.x = p.x;
       m.dataset.y = p.y;
       g.append(p.href ? linked(p.href, m, p.title) : m);
+      if (p.label) {
+        g.append(svgEl("text", { x: fx(p.x) - 8, y: fy(p.y) + 4, "text-anchor": "end", "font-size": 11, "font-weight": 600, fill: s.colour, class: "point-label" }, p.label));
+      }
     }
     svg.append(g);
   }
@@ -197,6 +215,42 @@ function barChart({ width = 560, height = 260, title, yLabel, groups }) {
                                transform: `rotate(20 ${x0 + slot / 2} ${box.bottom + 14})` }, group.label));
   });
   svg.append(svgEl("line", { x1: box.left, y1: box.bottom, x2: box.right, y2: box.bottom, stroke: "#888" }));
+  return svg;
+}
+
+// bins: [{x, bars: [{kind, value, colour, title}]}] on a linear scale (a histogram of
+// whole-number x: each bin's bars side by side); a legend names the kinds.
+function histogram({ width = 420, height = 240, title, xLabel, yLabel, bins }) {
+  const box = { left: 52, right: width - 12, top: 36, bottom: height - 42 };
+  const xs = bins.map((b) => b.x);
+  const xMin = Math.min(...xs), xMax = Math.max(...xs);
+  const yMax = Math.max(1, ...bins.flatMap((b) => b.bars.map((bar) => bar.value)));
+  const slot = (box.right - box.left) / Math.max(1, xMax - xMin + 1);
+  const fx = (v) => box.left + (v - xMin + 0.5) * slot;
+  const fy = (v) => box.bottom - (v / yMax) * (box.bottom - box.top);
+  const svg = frame(width, height, title);
+  svg.append(svgEl("text", { x: box.left, y: 12, "font-size": 12, "font-weight": 600 }, title));
+  axes(svg, box, ticks(xMin, xMax, Math.min(8, xMax - xMin || 1)).filter(Number.isInteger), ticks(0, yMax, 4), xLabel, yLabel, fx, fy);
+  const kinds = [];
+  for (const bin of bins) {
+    const w = Math.max(1, (slot - 2) / bin.bars.length);
+    bin.bars.forEach((bar, k) => {
+      if (!kinds.some((x) => x.kind === bar.kind)) kinds.push(bar);
+      if (!bar.value) return;
+      const rect = svgEl("rect", { x: fx(bin.x) - slot / 2 + 1 + k * w, y: fy(bar.value), width: Math.max(0.5, w - 0.5),
+                                   height: box.bottom - fy(bar.value), fill: bar.colour, class: "mark" });
+      rect.dataset.kind = bar.kind;
+      rect.dataset.value = bar.value;
+      rect.dataset.x = bin.x;
+      rect.append(svgEl("title", {}, bar.title || `${bin.x}: ${bar.value}`));
+      svg.append(rect);
+    });
+  }
+  kinds.forEach((bar, i) => {
+    const x = box.right - 150 + i * 75;
+    svg.append(svgEl("rect", { x, y: 18, width: 9, height: 9, fill: bar.colour }));
+    svg.append(svgEl("text", { x: x + 13, y: 26, "font-size": 11 }, bar.kind));
+  });
   return svg;
 }
 

@@ -1,4 +1,4 @@
-"""Hostile input on the routes (dashboards, answers, exports, previews): an
+"""Hostile input on the routes of the dashboards, answers, exports and previews: an
 unknown puzzle, instance, job or format is 404, a bad parameter or instance 422 naming
 its field, an oversized one 413; never a 500, and every error a one-line detail."""
 
@@ -53,7 +53,7 @@ def test_answer_routes_name_what_is_wrong(client):
     refused(client.get("/api/records/tiling/answer"), 422, "instance")  # no instance
     refused(client.get("/api/records/tiling/answer", params={"instance": "x" * 5000}), 422, "instance")
     refused(client.get("/api/records/nope/answer", params={"instance": "3"}), 404, "puzzle")
-    refused(client.get("/api/records/hexagon/answer", params={"instance": "3"}), 404, "instance")  # nothing stored
+    refused(client.get("/api/records/hexagon/answer", params={"instance": "40"}), 404, "instance")  # nothing stored or shipped
     refused(client.get("/api/jobs/nope/answer"), 404, "id")
     refused(client.get("/api/jobs/nope/export/json"), 404, "id")
 

@@ -121,6 +121,18 @@ def test_macmahon_4x6_count_is_ours(client):
     assert rows["3x8"]["ours"]["value"] == rows["2x12"]["ours"]["value"] == 0
 
 
+def test_a_count_the_checker_cannot_recount_is_recorded_never_verified(client):
+    """hex2's 11,853,792: no published count, far beyond the checker's own recount, so the
+    checker says UNCHECKED: shown as a recorded count, not as ours, not served."""
+    data = dashboard(client, "macmahon")
+    row = by(data["rows"], "instance")["hex2"]
+    assert row["ours"] is None and row["versus"] is None
+    (shipped,) = row["shipped"]
+    assert shipped["check"] == "recorded" and shipped["value"] == 11_853_792 and "NOT checked: the total" in shipped["reason"]
+    assert any("hex2 11,853,792" in h["text"] for h in data["highlights"])
+    assert client.get("/api/records/macmahon/answer", params={"instance": "hex2"}).status_code == 404
+
+
 def test_the_coin_table_is_checked_and_its_provenance_shown(client):
     data = dashboard(client, "coins")
     font = next(f for f in data["fonts"] if f["font"] == "font5x7")

@@ -1,5 +1,6 @@
 """GET /api/records/{puzzle}/dashboard: each puzzle's published table beside the best
-verified answers known here, one route and one response model per puzzle
+verified answers known here (what the package ships, checked, and this machine's
+store), one route and one response model per puzzle
 (`service.dashboards`, `service.dashboard_models`). A puzzle without a dashboard (a
 plugin's) gets 404 naming those that have one."""
 

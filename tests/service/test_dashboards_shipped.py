@@ -223,6 +223,16 @@ def test_an_altered_row_of_each_file_is_failed(client, monkeypatch, reread, puzz
     assert any(f["instance"] == where for s in data["sources"] for f in s["failures"])
 
 
+def test_a_damaged_file_is_named_and_none_of_it_is_ours(client, monkeypatch, reread):
+    _alter(monkeypatch, [matchsticks_proofs], "proofs.json", lambda text: text[: len(text) // 2])  # cut off mid-row
+    clear_shipped("matchsticks")
+    data = dashboard(client, "matchsticks")
+    assert "matchsticks data/proofs.json cannot be read: JSONDecodeError" in data["unreadable"]
+    assert all(r["ours"] is None or r["ours"]["source"] != matchsticks.PROOFS for r in data["rows"]) and data["ours_proven"] == []
+    assert not any(s["kind"] == "answer" for r in data["rows"] for s in r["shipped"])
+    assert by(data["rows"], "n")[54]["ours"]["value"] == 1153  # the other files are still read and shown
+
+
 def test_an_altered_a219158_row_is_failed_and_left_off_the_heat_map(client, monkeypatch, reread):
     def change(text):
         lines = text.splitlines()

@@ -35,12 +35,13 @@ __all__ = ["Shipped", "Claim", "shipped", "shipped_for", "unreadable", "common_p
 
 log = logging.getLogger("puzzlelab.service")
 
-COLLECTORS: dict[str, tuple[Callable[[], Iterable[Claim]], Callable[[], None]]] = {
-    "matchsticks": (matchsticks.claims, matchsticks.clear),
-    "hexagon": (hexagon.claims, hexagon.clear),
-    "tiling": (tiling.claims, tiling.clear),
-    "macmahon": (macmahon.claims, macmahon.clear),
-    "coins": (coins.claims, coins.clear),
+Part = tuple[str, Callable[[], Iterable[Claim]]]  # (the shipped file, its rows as claims)
+COLLECTORS: dict[str, tuple[tuple[Part, ...], Callable[[], None]]] = {
+    "matchsticks": (matchsticks.PARTS, matchsticks.clear),
+    "hexagon": (hexagon.PARTS, hexagon.clear),
+    "tiling": (tiling.PARTS, tiling.clear),
+    "macmahon": (macmahon.PARTS, macmahon.clear),
+    "coins": (coins.PARTS, coins.clear),
 }
 _CACHE: dict[str, tuple[Shipped, ...]] = {}
 _UNREADABLE: dict[str, str] = {}  # puzzle -> why its shipped files could not be read
@@ -51,20 +52,24 @@ _LOCK = threading.RLock()
 
 def shipped(name: str) -> tuple[Shipped, ...]:
     """The shipped rows of puzzle `name`, each checked (cached); () for a puzzle that
-    ships none or is not registered."""
+    ships none or is not registered. A file that cannot be read at all is named in
+    `unreadable(name)` and the other files' rows are still shown."""
     with _LOCK:
         if name not in _CACHE:
             collect = COLLECTORS.get(name)
             puzzle = REGISTRY.get(name)
-            rows: tuple[Shipped, ...] = ()
-            if collect is not None and puzzle is not None:
+            rows: list[Shipped] = []
+            problems = []
+            catalog = puzzle.catalog() if collect is not None and puzzle is not None else {}
+            for where, part in collect[0] if collect is not None and puzzle is not None else ():
                 try:
-                    catalog = puzzle.catalog()
-                    rows = tuple(check_claim(puzzle, c, catalog) for c in collect[0]())
-                except (ValueError, KeyError, TypeError, AttributeError) as exc:  # a damaged file: none of it is shown
-                    _UNREADABLE[name] = f"a shipped file of {name} cannot be read: {type(exc).__name__}: {str(exc)[:200]}"
-                    log.error("%s", _UNREADABLE[name])
-            _CACHE[name] = rows
+                    rows += [check_claim(puzzle, c, catalog) for c in part()]
+                except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:  # a damaged file: none of it is shown
+                    problems.append(f"{name} {where} cannot be read: {type(exc).__name__}: {str(exc)[:200]}")
+                    log.error("%s", problems[-1])
+            if problems:
+                _UNREADABLE[name] = "; ".join(problems)
+            _CACHE[name] = tuple(rows)
         return _CACHE[name]
 
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 from puzzlelab.puzzles.coins.optimal_table import CorruptTable, load_table
 from puzzlelab.service.shipped.claims import Claim
 
-__all__ = ["TABLE", "claims", "clear", "table_provenance"]
+__all__ = ["PARTS", "TABLE", "claims", "clear", "table_provenance"]
 
 TABLE = "font5x7 optimal table (full BFS)"
 PROVENANCE_KEYS = ("command", "method", "results", "engine_commit", "shipped", "wall_seconds_total", "cpu_seconds_total", "cpu_note")
@@ -35,6 +35,9 @@ def claims() -> Iterator[Claim]:
         key = f"{table.font}:{start}-{target}"
         provenance = {**shared, "start": start, **(starts.get(start) or {})}
         yield Claim(key, key, moves, "optimal", "optimal (full BFS)", TABLE, "bfs", provenance, solution, None, {}, "answer", TABLE)
+
+
+PARTS = (("data/font5x7_optimal.json", claims),)  # the one shipped file
 
 
 def clear() -> None:

@@ -12,7 +12,7 @@ from puzzlelab.puzzles.macmahon.model import parse_instance
 from puzzlelab.puzzles.macmahon.verify.certificate import published_count
 from puzzlelab.service.shipped.claims import Claim
 
-__all__ = ["COUNTS", "claims", "clear"]
+__all__ = ["PARTS", "COUNTS", "claims", "clear"]
 
 COUNTS = "macmahon counts (data/counts.json)"
 
@@ -42,6 +42,9 @@ def claims() -> Iterator[Claim]:
         figures = {**_classes(row.certificate), "published": _published(key)}
         yield Claim(key, key, row.total, "optimal", "every solution counted, the board held fixed", COUNTS, "enumerate",
                     row.provenance, row.certificate, problem, figures, "count", COUNTS)
+
+
+PARTS = (("data/counts.json", claims),)  # the one shipped file
 
 
 def clear() -> None:

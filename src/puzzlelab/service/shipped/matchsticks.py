@@ -12,7 +12,7 @@ from puzzlelab.puzzles.matchsticks.proofs import shipped_proofs
 from puzzlelab.puzzles.matchsticks.records import record_rows
 from puzzlelab.service.shipped.claims import Claim
 
-__all__ = ["PROOFS", "SHIPPED", "claims", "clear"]
+__all__ = ["PARTS", "PROOFS", "SHIPPED", "clear"]
 
 PROOFS = "matchsticks proofs (data/proofs.json)"
 SHIPPED = "matchsticks shipped answers (restricted columns, new records)"
@@ -52,10 +52,7 @@ def _columns() -> Iterator[Claim]:
                     SHIPPED)
 
 
-def claims() -> Iterator[Claim]:
-    yield from _proofs()
-    yield from _records()
-    yield from _columns()
+PARTS = ((PROOFS_FILE, _proofs), (RECORDS_FILE, _records), (COLUMNS_FILE, _columns))  # one per shipped file: a file that cannot be read leaves the others shown
 
 
 def clear() -> None:

@@ -207,8 +207,8 @@ def test_records_dashboards_draw_one_mark_per_figure(page, server):
 
 
 def row_of(page, table: str, first_cell: str):
-    """The row of a dashboard table whose first cell reads `first_cell`."""
-    cell = page.locator("td:first-child", has_text=re.compile(f"^{re.escape(first_cell)}$"))
+    """The row of a dashboard table whose first cell links `first_cell`."""
+    cell = page.locator("td:first-child a", has_text=re.compile(f"^{re.escape(first_cell)}$"))
     return page.locator(f"#dashboard table.{table} tbody tr").filter(has=cell)
 
 

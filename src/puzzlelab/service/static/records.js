@@ -44,7 +44,8 @@ function tag(text, kind) { return el("span", { class: `tag tag-${kind}` }, text)
 function oursCell(puzzle, row) {
   if (!row.ours) {
     const recorded = (row.shipped || []).find((s) => s.check === "recorded" && s.kind !== "proof");
-    return recorded ? el("span", {}, fmt(recorded.value), " ", tag("ours (recorded)", "recorded")) : "—";
+    return recorded ? el("span", { class: "ours recorded", title: "ours, a recorded figure the checker cannot check in full" },
+                         fmt(recorded.value), " ", tag("recorded", "recorded")) : "—";
   }
   const mark = row.ours.status === "optimal" ? " ✓" : "";
   const origin = row.ours.source === "store" ? tag("local", "local") : tag("ours", "ours");
@@ -223,12 +224,11 @@ function hexagonDashboard(d) {
   const rows = d.rows;
   const words = { answer: "grid", proof: "proof" };
   const tbl = table([
-    { head: "n", cell: (r) => link(solveLink("hexagon", r.instance), r.n) },
-    { head: "cells", cell: (r) => fmt(r.cells) },
+    { head: "n", cell: (r) => el("a", { href: solveLink("hexagon", r.instance), title: `${fmt(r.cells)} cells, ${fmt(r.edges)} edges` }, r.n) },
     { head: "raw score", cell: (r) => fmt(r.published) },
     { head: "penalty", cell: (r) => fmt(r.published_penalty) },
     { head: "", cell: (r) => (r.proven ? "proven" : "best known") },
-    { head: "levels 1/2/3/4-6", cell: (r) => (r.level_penalties ? r.level_penalties.join(" / ") : "—") },
+    { head: "levels 1/2/3/4-6", cell: (r) => (r.level_penalties ? r.level_penalties.join("/") : "—") },
     { head: "ours", cell: (r) => oursCell("hexagon", r) },
     { head: "our penalty", cell: (r) => fmt(r.ours_penalty) },
     { head: "vs", cell: versusCell },
@@ -240,7 +240,7 @@ function hexagonDashboard(d) {
     { head: "level", cell: (c) => c.level },
     { head: "penalty", cell: (c) => fmt(c.penalty) },
     { head: "published", cell: (c) => fmt(c.published) },
-    { head: "ours", cell: (c) => (c.ours === null ? "—" : el("span", {}, fmt(c.ours), " ", tag("ours (recorded)", "recorded"))) },
+    { head: "ours", cell: (c) => (c.ours === null ? "—" : el("span", {}, fmt(c.ours), " ", tag("recorded", "recorded"))) },
     { head: "vs", cell: versusCell },
     { head: "checked", cell: (c) => checkCell([c.shipped], ctx, `n = ${c.n}, level ${c.level}`, { count: "count" }) },
   ], d.counts, "counts");
@@ -434,18 +434,18 @@ function macmahonDashboard(d) {
     ? barChart({ title: "Solutions (log scale)", yLabel: "solutions", groups })
     : el("p", { class: "hint" }, "Nothing counted yet.");
   const tbl = table([
-    { head: "instance", cell: (r) => link(solveLink("macmahon", r.instance), r.instance) },
+    { head: "instance", cls: "wrap", cell: (r) => el("span", {}, link(solveLink("macmahon", r.instance), r.instance), el("br"),
+                                                         el("span", { class: "description" }, r.description)) },
     { head: "published", cell: (r) => fmt(r.published) },
     { head: "ours", cell: (r) => oursCell("macmahon", r) },
     { head: "vs", cell: versusCell },
     { head: "local", cell: (r) => localCell("macmahon", r) },
-    { head: "classes: full / board / turn / colours", cell: (r) => (Object.keys(r.classes).length
-      ? ["full", "board", "rotations", "colours"].map((g) => fmt(r.classes[g])).join(" / ") : "—") },
+    { head: el("span", { title: "classes up to the full group, the board's symmetries, the half turn, the colour swap" }, "classes", el("br"), "full/\u200bboard/\u200bturn/\u200bcolours"),
+      cls: "soft", cell: (r) => (Object.keys(r.classes).length ? ["full", "board", "rotations", "colours"].map((g) => fmt(r.classes[g])).join(" / ") : "—") },
     { head: "checked", cell: (r) => checkCell(r.shipped, ctx, r.instance, { count: "count" }) },
-    { head: "", cls: "wrap", cell: (r) => r.description },
   ], d.rows, "macmahon");
   return [el("p", { class: "hint" }, "Counts with the board held fixed; classes up to each symmetry group, from the verified certificate. Outlined bars: published; filled: ours."),
-          ...glance(d, "macmahon"), ctx.box, panel("Counts", el("div", { class: "scroll" }, tbl)), plots(chart)];
+          ...glance(d, "macmahon"), ctx.box, panel("Counts", tbl), plots(chart)];
 }
 
 const DASHBOARDS = { matchsticks: matchsticksDashboard, hexagon: hexagonDashboard, coins: coinsDashboard, tiling: tilingDashboard, macmahon: macmahonDashboard };

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from puzzlelab.core.tables import read_data_text
+from puzzlelab.core.tables import read_data_text, write_shipped_json
 from puzzlelab.puzzles.hexagon.model import HexInstance, edge_count
 from puzzlelab.puzzles.hexagon.reference import count_table, level_table, published_table
 from puzzlelab.puzzles.hexagon.verify import verify_grid
@@ -191,10 +190,4 @@ def write_grids(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
                "(benchmarks/ship_hexagon_grids.py; the row's command reproduces it) and checked by verify.py; "
                "every grid is checked again when the file is read (shipped.py)",
     }
-    body = json.dumps({"provenance": provenance, "rows": rows}, separators=(",", ":")).replace('{"n":', '\n{"n":')
-    target = Path(path)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".grids-")
-    with os.fdopen(handle, "w") as out:
-        out.write(body + "\n")
-    os.chmod(temp, 0o644)
-    os.replace(temp, target)
+    write_shipped_json(path, provenance, "rows", rows, "n")

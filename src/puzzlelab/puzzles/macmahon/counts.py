@@ -12,9 +12,7 @@ shipped as a recorded count, with what was checked and what was not.
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -23,7 +21,7 @@ from typing import Any
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Verdict
-from puzzlelab.core.tables import read_data_text
+from puzzlelab.core.tables import read_data_text, shipped_rows, write_shipped_json
 from puzzlelab.puzzles.macmahon.model import parse_instance
 from puzzlelab.puzzles.macmahon.verify.checker import verify
 
@@ -66,15 +64,9 @@ def check_count(instance: str, total: Any, certificate: Any) -> Verdict:
 @lru_cache(maxsize=1)
 def shipped_counts() -> dict[str, ShippedCount]:
     """instance -> its shipped count, each certificate checked ({} when none ship)."""
-    try:
-        data = json.loads(read_data_text(PACKAGE, DATA_NAME))
-    except FileNotFoundError:
-        return {}
-    shared = data.get("provenance") or {}
     found = {}
-    for row in data.get("rows", []):
+    for row, provenance in shipped_rows(PACKAGE, DATA_NAME, "rows", _ROW_KEYS, read=read_data_text):
         instance, total, certificate = str(row.get("instance")), row.get("total"), row.get("certificate")
-        provenance = {**shared, **{k: row[k] for k in _ROW_KEYS if k in row}}
         found[instance] = ShippedCount(instance, total, certificate, provenance, check_count(instance, total, certificate))
     return found
 
@@ -91,11 +83,5 @@ def write_counts(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
                "benchmarks/ship_macmahon_counts.py), its certificate checked by verify/checker.py, "
                "and checked again when the file is read (counts.py)",
     }
-    body = json.dumps({"provenance": provenance, "rows": rows}, separators=(",", ":")).replace('{"instance":', '\n{"instance":')
-    target = Path(path)
-    target.parent.mkdir(exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".counts-")
-    with os.fdopen(handle, "w") as out:
-        out.write(body + "\n")
-    os.chmod(temp, 0o644)
-    os.replace(temp, target)
+    Path(path).parent.mkdir(exist_ok=True)
+    write_shipped_json(path, provenance, "rows", rows, "instance")

@@ -16,9 +16,7 @@ fails keeps its figures and gets a `problem`.
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -26,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.inputs import is_whole
-from puzzlelab.core.tables import read_data_text
+from puzzlelab.core.tables import read_data_text, shipped_rows, write_shipped_json
 from puzzlelab.puzzles.matchsticks.model import MAX_N, Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 from puzzlelab.puzzles.matchsticks.verify import verify_solution
@@ -82,14 +80,8 @@ def check_proof(row: dict[str, Any]) -> str | None:
 @lru_cache(maxsize=1)
 def shipped_proofs() -> dict[int, ShippedProof]:
     """n -> its shipped proof, each row checked ({} when the file does not ship)."""
-    try:
-        data = json.loads(read_data_text(PACKAGE, DATA_NAME))
-    except FileNotFoundError:
-        return {}
-    shared = data.get("provenance") or {}
     found = {}
-    for row in data.get("proofs", []):
-        provenance = {**shared, **{k: row[k] for k in _ROW_KEYS if k in row}}
+    for row, provenance in shipped_rows(PACKAGE, DATA_NAME, "proofs", _ROW_KEYS, read=read_data_text):
         found[row.get("n")] = ShippedProof(row.get("n"), row.get("value"), row.get("optimal_solutions"),
                                            list(row.get("solution_classes") or []), list(row.get("squares") or []),
                                            provenance, check_proof(row))
@@ -103,10 +95,4 @@ def write_proofs(path: str | os.PathLike, rows: list[dict[str, Any]], provenance
         problem = check_proof(row)
         if problem:
             raise ValueError(f"{DATA_NAME}: n={row.get('n')}: {problem}")
-    body = json.dumps({"provenance": provenance, "proofs": rows}, separators=(",", ":")).replace('{"n":', '\n{"n":')
-    target = Path(path)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".proofs-")
-    with os.fdopen(handle, "w") as out:
-        out.write(body + "\n")
-    os.chmod(temp, 0o644)
-    os.replace(temp, target)
+    write_shipped_json(path, provenance, "proofs", rows, "n")

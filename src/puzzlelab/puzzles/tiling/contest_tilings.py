@@ -11,16 +11,14 @@ rests on the recorded proof. A row that fails keeps its figures with a `problem`
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from puzzlelab.core.tables import read_data_text
+from puzzlelab.core.tables import read_data_text, shipped_rows, write_shipped_json
 from puzzlelab.puzzles.tiling.model import format_solution, parse_grid
 from puzzlelab.puzzles.tiling.reference import CONTEST_OPTIMA, contest_json
 from puzzlelab.puzzles.tiling.verify import verify_tiling
@@ -69,17 +67,11 @@ def tiling_problem(number: Any, value: Any, squares: Any) -> str | None:
 @lru_cache(maxsize=1)
 def contest_tilings() -> dict[int, ContestTiling]:
     """number -> its shipped tiling, each checked ({} when the file does not ship)."""
-    try:
-        data = json.loads(read_data_text(PACKAGE, DATA_NAME))
-    except FileNotFoundError:
-        return {}
-    shared = data.get("provenance") or {}
     found = {}
-    for row in data.get("rows", []):
+    for row, provenance in shipped_rows(PACKAGE, DATA_NAME, "rows", _ROW_KEYS, read=read_data_text):
         number, value, squares = row.get("number"), row.get("value"), row.get("squares") or []
         problem = tiling_problem(number, value, squares)
         solution = {"squares": squares} if problem else format_solution(parse_grid(contest_json(number)), [tuple(s) for s in squares])
-        provenance = {**shared, **{k: row[k] for k in _ROW_KEYS if k in row}}
         found[number] = ContestTiling(number, value, solution, provenance, problem)
     return found
 
@@ -95,10 +87,4 @@ def write_tilings(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
                "CP-SAT with its LP bound on each group; benchmarks/ship_tiling_contests.py), the tiling checked by verify.py; "
                "checked again when the file is read (contest_tilings.py)",
     }
-    body = json.dumps({"provenance": provenance, "rows": rows}, separators=(",", ":")).replace('{"number":', '\n{"number":')
-    target = Path(path)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".tilings-")
-    with os.fdopen(handle, "w") as out:
-        out.write(body + "\n")
-    os.chmod(temp, 0o644)
-    os.replace(temp, target)
+    write_shipped_json(path, provenance, "rows", rows, "number")

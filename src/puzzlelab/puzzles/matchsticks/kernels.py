@@ -108,10 +108,21 @@ STATS_LEN = 8
 # nodes expanded, killed by the lookahead (and the gap t - u to the size that failed),
 # expansions that found a free placement, placements the scan visited (a free one ends
 # the scan early; counted as the whole scan), candidates kept, expansions with none,
-# candidates dropped because the total passed the limit, children placed.
+# candidates dropped because the total passed the limit, children placed (or killed
+# unplaced by the parent's word test); then of the lookahead's kills those made by the
+# parent before placing the node and those made by the node's own word test (the rest
+# were made by a scan), live nodes (not killed, with a candidate) none of whose
+# children was live and those nodes' children, complete boards reached, nodes with no
+# slack left, and the slack summed over the live nodes. Columns from TRACE_LEN on, when
+# the trace has them, count the live nodes by slack (TRACE_LEN + min(slack, 63)), the
+# killed ones (TRACE_LEN + 64 + ...), and the barren and the other live nodes by the
+# slack their cheapest child leaves (TRACE_LEN + 128 + ..., TRACE_LEN + 192 + ...).
 (TRACE_EXPANDED, TRACE_LOOKAHEAD_DEAD, TRACE_DEAD_SIZE_GAP, TRACE_FREE, TRACE_SCANNED,
- TRACE_KEPT, TRACE_NO_CANDIDATE, TRACE_OVER_LIMIT, TRACE_CHILDREN) = range(9)
-TRACE_LEN = 9
+ TRACE_KEPT, TRACE_NO_CANDIDATE, TRACE_OVER_LIMIT, TRACE_CHILDREN, TRACE_PREKILLED,
+ TRACE_WORD_DEAD, TRACE_BARREN, TRACE_BARREN_CHILDREN, TRACE_LEAVES, TRACE_NO_SLACK,
+ TRACE_LIVE_SLACK) = range(16)
+TRACE_LEN = 16
+TRACE_SLACK_BINS = 64
 STATUS_DONE, STATUS_STOPPED, STATUS_SPLIT_OVERFLOW = 0, 1, 2
 
 _POLL_MASK = (1 << 16) - 1
@@ -119,7 +130,7 @@ PAIR_SIZES = 4
 PREKILL = 2  # sizes of the child's lookahead a parent tries before placing it (1..5 measured alike)
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _bits(x):
     """`core.bits.popcount` behind one call: the intrinsic is typed and inlined here
     once instead of at every call site (numba's inline="always" re-types its body at
@@ -128,7 +139,7 @@ def _bits(x):
     return np.int64(popcount(x))
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _added(rows, cols, t, x, y, h, v):
     return (
         _bits(rows[y] & h)
@@ -138,13 +149,13 @@ def _added(rows, cols, t, x, y, h, v):
     )
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _low(x):
     """`core.bits.ctz` as an int64 (see `_bits`)."""
     return np.int64(ctz(x))
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _recount(f, rich, i, new):
     """Line i now holds `new` matches: flip bit i in the count planes whose bit changed."""
     diff = f[i] ^ new
@@ -156,7 +167,7 @@ def _recount(f, rich, i, new):
     f[i] = new
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y):
     """Recount the matches of the four words a size-t square at (x, y) touches."""
     _recount(fr, rr, y, _bits(~rows[y] & empty))
@@ -165,7 +176,7 @@ def _refill(rows, cols, empty, fr, fc, rr, rc, t, x, y):
     _recount(fc, rc, x + t, _bits(~cols[x + t] & empty))
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _mark(rows, cols, asym, i):
     """`asym` with bit i set exactly when row i and column i differ."""
     bit = np.uint64(1) << np.uint64(i)
@@ -174,7 +185,7 @@ def _mark(rows, cols, asym, i):
     return asym & ~bit
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _resym(rows, cols, asym, t, x, y):
     """The lines i with rows[i] != cols[i] (a bit mask), after lines y, y + t, x, x + t changed."""
     asym = _mark(rows, cols, asym, y)
@@ -183,7 +194,7 @@ def _resym(rows, cols, asym, t, x, y):
     return _mark(rows, cols, asym, x + t)
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _at_least(planes, k):
     """The lines holding at least k matches (1 <= k <= 63), as a bit mask, from the
     counts kept bit-sliced: planes[b] has bit i set when bit b of line i's count is."""
@@ -196,7 +207,7 @@ def _at_least(planes, k):
     return gt | eq
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _pairs(planes, t, slack, side):
     """Lines i < side such that lines i and i + t both hold at least t - slack matches
     (a size-t side on each adds at most slack only then), as a bit mask."""
@@ -208,7 +219,7 @@ def _pairs(planes, t, slack, side):
     return ge & (ge >> np.uint64(t)) & low
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _may_fit(rr, rc, area, u, diagonal_only, slack):
     """A necessary condition for `_fits_within`, in a few word operations: some pair of
     row lines and some pair of column lines (the same pair, diagonal sizes) u apart
@@ -223,7 +234,7 @@ def _may_fit(rr, rc, area, u, diagonal_only, slack):
     return c != 0
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _pairs_after(g, counts, u, k, low, i, add_i, j, add_j):
     """Lines l < side with l and l + u both holding at least k matches, where `g` holds
     the lines that do now and lines i and j are about to gain add_i and add_j matches."""
@@ -235,7 +246,64 @@ def _pairs_after(g, counts, u, k, low, i, add_i, j, add_j):
     return g & (g >> np.uint64(u)) & low
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _floor_after(filled, i, t, a, add_a, b, add_b):
+    """`_side_floor` of lines i and i + t once lines a and b have gained add_a, add_b."""
+    near = filled[i] + (add_a if i == a else 0) + (add_b if i == b else 0)
+    far = filled[i + t] + (add_a if i + t == a else 0) + (add_b if i + t == b else 0)
+    return 2 * t - min(t, near) - min(t, far)
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _least_floor(fr, fc, t, side, diagonal_only):
+    """Over the corners of size t (side of them per line): the least row floor and the
+    least column floor (`_side_floor`), or, for a size placed on the diagonal only, the
+    least row floor plus column floor of one diagonal corner (returned twice as
+    halves' sum: (that, 0))."""
+    if diagonal_only:
+        both = 4 * t + 1
+        for i in range(side):
+            both = min(both, _side_floor(fr, i, t) + _side_floor(fc, i, t))
+        return both, 0
+    row = 2 * t + 1
+    col = 2 * t + 1
+    for i in range(side):
+        row = min(row, _side_floor(fr, i, t))
+        col = min(col, _side_floor(fc, i, t))
+    return row, col
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _line_floor_after(least, filled, t, side, a, s, add_a, add_b):
+    """`least` (the least `_side_floor` of size t over its corner lines, before) once lines
+    a and a + s (the two sides of a size-s square, s > t) have gained add_a and add_b
+    matches: only the corner lines a, a + s, a - t and a + s - t see a gain, one line
+    each, and floors only fall."""
+    near = min(t, filled[a] + add_a)
+    far = min(t, filled[a + s] + add_b)
+    least = min(least, 2 * t - near - min(t, filled[a + t]))  # corner line a (a + t < a + s)
+    least = min(least, 2 * t - far - min(t, filled[a + s - t]))  # corner line a + s - t
+    if a + s < side:
+        least = min(least, 2 * t - far - min(t, filled[a + s + t]))
+    if a >= t:
+        least = min(least, 2 * t - near - min(t, filled[a - t]))
+    return least
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _diagonal_floor_after(least, fr, fc, t, side, s, x, y, top, bottom, left, right):
+    """For a size placed on the diagonal only: `least` (its least row plus column floor
+    over the diagonal corners, before) once a size-s square at (x, y) has added top,
+    bottom, left, right matches to its four lines."""
+    for k in range(8):
+        base = y if k < 4 else x
+        i = base + (s if k & 1 else 0) - (t if k & 2 else 0)
+        if 0 <= i < side:
+            least = min(least, _floor_after(fr, i, t, y, top, y + s, bottom) + _floor_after(fc, i, t, x, left, x + s, right))
+    return least
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only, slack, s, x, y, top, bottom, left, right):
     """`_may_fit` on the board after a size-s square at (x, y) that adds top, bottom,
     left, right matches to lines y, y + s (rows) and x, x + s (columns): the counts only
@@ -253,14 +321,41 @@ def _may_fit_after(rr, rc, fr, fc, area, u, diagonal_only, slack, s, x, y, top, 
     return c != 0
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _side_floor(filled, i, t):
     """At least this many matches a size-t square adds on the two lines i and i + t
     (each line holds `filled` matches in all, the square's side at most t of them)."""
     return 2 * t - min(t, filled[i]) - min(t, filled[i + t])
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _floor_min(filled, lines, t):
+    """The least `_side_floor` over the lines i of the mask `lines` (a large number for none)."""
+    least = 4 * t + 1
+    one = np.uint64(1)
+    while lines:
+        i = _low(lines)
+        lines &= lines - one
+        least = min(least, _side_floor(filled, i, t))
+    return least
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _rows_within(fr, rmask, t, slack, least_column):
+    """The rows y of `rmask` whose `_side_floor` leaves room for the columns' least
+    floor: the only rows where a placement within the slack can lie."""
+    one = np.uint64(1)
+    keep = np.uint64(0)
+    rest = rmask
+    while rest:
+        y = _low(rest)
+        rest &= rest - one
+        if _side_floor(fr, y, t) + least_column <= slack:
+            keep |= one << np.uint64(y)
+    return keep
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _column_masks(fc, t, cand, slack, masks):
     """masks[k] (k <= the returned top) = the corner columns x whose two column lines
     leave a size-t square at least k matches short (`_side_floor` <= k): a row whose own
@@ -281,7 +376,7 @@ def _column_masks(fc, t, cand, slack, masks):
     return top
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, fc, rr, rc, masks):
     """True when some placement of size u adds at most `slack` matches. Tries the last
     placement that passed first (the board only grows along a path, so it usually still
@@ -316,6 +411,11 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
                 hint_y[u] = y
                 return True
         return False
+    # Most scans that fail end here: no candidate row's floor plus the columns' least
+    # floor fits the slack (so the column masks are not built).
+    rmask = _rows_within(fr, rmask, u, slack, _floor_min(fc, cmask, u))
+    if rmask == 0:
+        return False
     top_k = _column_masks(fc, u, cmask, slack, masks)
     while rmask:
         y = _low(rmask)
@@ -338,7 +438,7 @@ def _fits_within(rows, cols, area, u, diagonal_only, slack, hint_x, hint_y, fr, 
     return False
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _pair_dead(rows, cols, empty, area, t, slack, hint_x, hint_y, fr, fc, rr, rc, masks, diagonal_only, lx, ly, lcost):
     """0, or a size w (t - 3 >= w > t - 3 - PAIR_SIZES) that no placement of size t - 1
     within the slack leaves room for: for each such placement Q (adding c), w must fit
@@ -419,6 +519,27 @@ def _pair_dead(rows, cols, empty, area, t, slack, hint_x, hint_y, fr, fc, rr, rc
     return 0
 
 
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _trace_node(trace, histogram, node_live, child_live, kids, d, start, slack, dead, word_dead, has_candidate):
+    """The trace's record of one expanded node (see TRACE_*): live when not killed and
+    with a candidate (its parent then had a live child); word kills and slack."""
+    live = not dead and has_candidate
+    node_live[d] = live
+    child_live[d] = False
+    kids[d] = 0
+    if live and d > start:
+        child_live[d - 1] = True
+    if word_dead:
+        trace[d, TRACE_WORD_DEAD] += 1
+    if slack == 0:
+        trace[d, TRACE_NO_SLACK] += 1
+    if live:
+        trace[d, TRACE_LIVE_SLACK] += slack
+    if histogram:
+        bin = min(slack, TRACE_SLACK_BINS - 1)
+        trace[d, TRACE_LEN + bin if live else TRACE_LEN + TRACE_SLACK_BINS + bin] += 1
+
+
 @numba.njit(cache=True, nogil=True)
 def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, flags, split_depth, split_out, best_path, control, stats, trace, kept_out):
     """Depth-first search below `prefix` (placement ids of sizes n, n-1, ...).
@@ -437,6 +558,11 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
       the node did (TRACE_*): the measurements of `profile.py`.
     """
     tracing = trace.shape[0] > 0
+    histogram = tracing and trace.shape[1] >= TRACE_LEN + 4 * TRACE_SLACK_BINS
+    child_slack = np.zeros(n + 2, np.int64)  # (tracing) per depth: the slack its cheapest child leaves
+    node_live = np.zeros(n + 2, np.bool_)  # (tracing) per depth: the node is live
+    child_live = np.zeros(n + 2, np.bool_)  # (tracing) per depth: one of its children was
+    kids = np.zeros(n + 2, np.int64)  # (tracing) per depth: children made so far
     one = np.uint64(1)
     words = area + 1
     empty = (one << np.uint64(area)) - one
@@ -473,9 +599,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
     fr = np.zeros(words, np.int64)
     fc = np.zeros(words, np.int64)
     masks = np.zeros(130, np.uint64)
-    memo_k = np.zeros((n + 1, PREKILL), np.int64)  # per depth: the children's lookahead masks by threshold
-    memo_r = np.zeros((n + 1, PREKILL), np.uint64)
-    memo_c = np.zeros((n + 1, PREKILL), np.uint64)
+    memo_k = np.zeros((n + 1, PREKILL), np.int64)  # per depth: whether the least floors below are known (1) or not (-1)
+    memo_r = np.zeros((n + 1, PREKILL), np.int64)  # per depth and prekill size: the least row floor (`_least_floor`)
+    memo_c = np.zeros((n + 1, PREKILL), np.int64)
     checked = np.zeros(n + 2, np.int64)  # per depth: lookahead sizes its parent tried (word test) and found passing
     rr = np.zeros(6, np.uint64)  # row and column line counts, bit-sliced (a count is at most 63)
     rc = np.zeros(6, np.uint64)
@@ -550,15 +676,17 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             cheapest = 4 * t + 1
             free_id = -1
             dead = False
+            word_dead = False
             dead_u = 0
             slack = limit - base
             if lookahead and (d == start or cand_cost[d - 1, pos[d - 1] - 1] > 0):
                 # First the word-operation test of every size, then the scans.
                 # (the sizes the parent already tried for this child are skipped; a
                 # size within the slack, u <= slack, passes, and so do the smaller)
-                for u in range(min(t - 1 - checked[d], slack), slack // 2, -1):
+                for u in range(min(t - 1, slack) if checked[d] == 0 else 0, slack // 2, -1):
                     if not _may_fit(rr, rc, area, u, diagonal_only[u], slack):
                         dead = True
+                        word_dead = True
                         dead_u = u
                         break
                 if not dead:
@@ -581,8 +709,10 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             # cheapest among them is the true cheapest whenever it can be kept), so
             # rows and columns whose lines cannot give one are skipped (`_side_floor`).
             rmask = np.uint64(0) if dead else _pairs(rr, t, slack, side)
-            cmask = _pairs(rc, t, slack, side)
-            top_k = 0 if dead else _column_masks(fc, t, cmask, slack, masks)
+            cmask = np.uint64(0) if rmask == 0 else _pairs(rc, t, slack, side)
+            if not diagonal_only[t]:
+                rmask = _rows_within(fr, rmask, t, slack, _floor_min(fc, cmask, t)) if cmask else np.uint64(0)
+            top_k = 0 if rmask == 0 or diagonal_only[t] else _column_masks(fc, t, cmask, slack, masks)
             # Greedy keeps only the cheapest (+ its slack), so once a placement of cost
             # c is seen, rows and columns that cannot give c + greedy_slack are skipped
             # too. The threshold starts from size t's last lookahead placement (a legal
@@ -665,6 +795,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                     trace[d, TRACE_KEPT] += kept
                     if kept == 0 and not dead:
                         trace[d, TRACE_NO_CANDIDATE] += 1
+            if tracing:
+                _trace_node(trace, histogram, node_live, child_live, kids, d, start, slack, dead, word_dead, ncand[d] > 0)
+                child_slack[d] = slack - cand_cost[d, 0] if ncand[d] > 0 else 0
             pos[d] = 0
             for j in range(PREKILL):
                 memo_k[d, j] = -1
@@ -698,18 +831,26 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                 killed = 0
                 checked[d + 1] = PREKILL
                 for u in range(t - 2, max(rest // 2, t - 2 - PREKILL), -1):
-                    k = u - rest
-                    if k <= 0:
-                        break  # no smaller size can be cut either
+                    # A size-u square adds at least the least row floor plus the
+                    # least column floor: on the child's counts, the parent's least
+                    # floors (shared by the siblings) lowered where the child's four
+                    # lines gained (`_floors_after`).
                     j = t - 2 - u
-                    if memo_k[d, j] != k:  # siblings of equal cost share the masks
-                        memo_k[d, j] = k
-                        memo_r[d, j] = _at_least(rr, k)
-                        memo_c[d, j] = _at_least(rc, k)
-                    low = (one << np.uint64(area - u + 1)) - one
-                    r = _pairs_after(memo_r[d, j], fr, u, k, low, y, ny0, y + t, ny1)
-                    cm = _pairs_after(memo_c[d, j], fc, u, k, low, x, nx0, x + t, nx1)
-                    if r == 0 or cm == 0 or (diagonal_only[u] and (r & cm) == 0):
+                    side_u = area - u + 1
+                    if memo_k[d, j] < 0:
+                        memo_k[d, j] = 1
+                        memo_r[d, j], memo_c[d, j] = _least_floor(fr, fc, u, side_u, diagonal_only[u])
+                    least_row = memo_r[d, j]
+                    least_col = memo_c[d, j]
+                    if least_row + least_col <= rest:
+                        continue  # the child's gains only lower the floors
+                    if diagonal_only[u]:
+                        if _diagonal_floor_after(least_row, fr, fc, u, side_u, t, x, y, ny0, ny1, nx0, nx1) > rest:
+                            killed = u
+                            break
+                        continue
+                    least_row = _line_floor_after(least_row, fr, u, side_u, y, t, ny0, ny1)
+                    if least_row + least_col > rest and least_row + _line_floor_after(least_col, fc, u, side_u, x, t, nx0, nx1) > rest:
                         killed = u
                         break
                 if killed:
@@ -719,6 +860,11 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
                         trace[d + 1, TRACE_EXPANDED] += 1
                         trace[d + 1, TRACE_LOOKAHEAD_DEAD] += 1
                         trace[d + 1, TRACE_DEAD_SIZE_GAP] += t - 1 - killed
+                        trace[d + 1, TRACE_PREKILLED] += 1
+                        trace[d + 1, TRACE_NO_SLACK] += rest == 0
+                        kids[d] += 1
+                        if histogram:
+                            trace[d + 1, TRACE_LEN + TRACE_SLACK_BINS + min(rest, TRACE_SLACK_BINS - 1)] += 1
                     if (nodes & _POLL_MASK) == 0:
                         control[NODES] = nodes
                         control[BEST] = best
@@ -742,6 +888,7 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             nodes += 1
             if tracing:
                 trace[d, TRACE_CHILDREN] += 1
+                kids[d] += 1
             if (nodes & _POLL_MASK) == 0:
                 control[NODES] = nodes
                 control[BEST] = best
@@ -751,6 +898,9 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             leaf = d + 1 == n
             cut = d + 1 == split_depth
             if leaf:
+                if tracing:
+                    trace[d, TRACE_LEAVES] += 1
+                    child_live[d] = True
                 if found == 0 or total < best:
                     best = total
                     count = 1
@@ -784,6 +934,12 @@ def search_kernel(n, area, pl_start, pl_x, pl_y, pl_h, pl_v, prefix, limit0, fla
             depth = d + 1
             expand = True
         else:
+            if tracing and node_live[d]:
+                if not child_live[d]:
+                    trace[d, TRACE_BARREN] += 1
+                    trace[d, TRACE_BARREN_CHILDREN] += kids[d]
+                if histogram:
+                    trace[d, TRACE_LEN + (2 if not child_live[d] else 3) * TRACE_SLACK_BINS + min(child_slack[d], TRACE_SLACK_BINS - 1)] += 1
             if d == start:
                 break
             depth = d - 1

@@ -189,16 +189,28 @@ def _line_floor_after(least, filled, t, side, a, s, add_a, add_b):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)
+def _corner_floor_after(least, fr, fc, i, t, side, s, x, y, top, bottom, left, right):
+    """min(least, the row plus column floor of diagonal corner i after the gains)."""
+    if 0 <= i < side:
+        return min(least, _floor_after(fr, i, t, y, top, y + s, bottom) + _floor_after(fc, i, t, x, left, x + s, right))
+    return least
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def _diagonal_floor_after(least, fr, fc, t, side, s, x, y, top, bottom, left, right):
     """For a size placed on the diagonal only: `least` (its least row plus column floor
     over the diagonal corners, before) once a size-s square at (x, y) has added top,
-    bottom, left, right matches to its four lines."""
-    for k in range(8):
-        base = y if k < 4 else x
-        i = base + (s if k & 1 else 0) - (t if k & 2 else 0)
-        if 0 <= i < side:
-            least = min(least, _floor_after(fr, i, t, y, top, y + s, bottom) + _floor_after(fc, i, t, x, left, x + s, right))
-    return least
+    bottom, left, right matches to its four lines: the corners on those lines change.
+    (Written out corner by corner: as a loop, LLVM vectorised it into wide register
+    shuffles set up for every child tested, a quarter of a proof's time.)"""
+    least = _corner_floor_after(least, fr, fc, y, t, side, s, x, y, top, bottom, left, right)
+    least = _corner_floor_after(least, fr, fc, y + s, t, side, s, x, y, top, bottom, left, right)
+    least = _corner_floor_after(least, fr, fc, y - t, t, side, s, x, y, top, bottom, left, right)
+    least = _corner_floor_after(least, fr, fc, y + s - t, t, side, s, x, y, top, bottom, left, right)
+    least = _corner_floor_after(least, fr, fc, x, t, side, s, x, y, top, bottom, left, right)
+    least = _corner_floor_after(least, fr, fc, x + s, t, side, s, x, y, top, bottom, left, right)
+    least = _corner_floor_after(least, fr, fc, x - t, t, side, s, x, y, top, bottom, left, right)
+    return _corner_floor_after(least, fr, fc, x + s - t, t, side, s, x, y, top, bottom, left, right)
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)

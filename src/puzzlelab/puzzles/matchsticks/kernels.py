@@ -51,8 +51,9 @@ for its columns, so
 - a parent tests its candidate's child before placing it, for up to PREKILL lookahead
   sizes: the child's least row floor plus least column floor must fit its slack. The
   least floors are the parent's (computed once, shared by the siblings), lowered only at
-  the corners on the child's four lines (`_line_floor_after`); 92 % of the killed nodes
-  die there without being placed, and are counted as the nodes they would have been.
+  the corners on the child's four lines (`_line_floor_after`); nearly every killed node
+  dies there without being placed (proof of 24: all but 422 of 6,033,661), and is
+  counted as the node it would have been.
 A candidate is kept as one word (placement id << 12 | y << 6 | x), so a visit reads no
 placement table. The symmetry test is a mask of the lines where row and
 column differ, kept as the board changes; the candidate sort only spans costs up to the

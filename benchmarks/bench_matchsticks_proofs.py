@@ -11,6 +11,11 @@ Run: python benchmarks/bench_matchsticks_proofs.py [--n 26 27 28] [--workers 2] 
 and shows the n already there instead of proving them again (--again: proves them again
 with today's code, and the record keeps the earlier figures beside the new);
 --peer-workers W also runs each n with W workers for a side-by-side ratio (same code).
+--versus REF proves each n twice, with this tree and with git revision REF (exported by
+`common.export_ref`), each in a fresh process (kernels compiled first, not timed), and
+prints the two side by side (optimum, optimal solutions, nodes, wall seconds, ratio,
+the machine's load); each n's value and count must equal the recorded proof in
+proofs/matchsticks-proofs.json where there is one (the run fails otherwise).
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ import argparse
 import json
 import os
 import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from common import git_commit, write_json
+from common import export_ref, git_commit, write_json
 
 from puzzlelab.core.result import Budget, Status
 from puzzlelab.puzzles.matchsticks import PUZZLE
@@ -95,6 +102,60 @@ def _record(path: str, row: dict) -> None:
     target.write_text(json.dumps(data, indent=1) + "\n")
 
 
+PROOF_PROBE = r"""
+import json, sys, time
+from puzzlelab.core.result import Budget
+from puzzlelab.puzzles.matchsticks import PUZZLE
+from puzzlelab.puzzles.matchsticks.model import Instance
+n, workers, budget = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+PUZZLE.solve(Instance(9), "full", budget=Budget(600), count_solutions=True, workers=workers)  # compile (or load) first
+started = time.perf_counter()
+result = PUZZLE.solve(Instance(n), "full", budget=Budget(budget), count_solutions=True, workers=workers)
+wall = time.perf_counter() - started
+stats = result.stats
+print(json.dumps({"n": n, "value": result.value, "status": result.status.value, "verified": result.verified,
+                  "optimal_solutions": stats.get("optimal_solutions"), "nodes": stats.get("nodes"), "wall_seconds": round(wall, 2)}))
+"""
+
+
+def _probe(src: Path, n: int, workers: int, budget: float) -> dict:
+    """One proof of n in a fresh process running the package at `src`."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    done = subprocess.run([sys.executable, "-c", PROOF_PROBE, str(n), str(workers), str(budget)], env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"n={n}: the proof with {src} failed: {done.stderr.strip().splitlines()[-1:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def versus(ns: list[int], ref: str, workers: int, budget: float, record: str | None) -> list[dict]:
+    """Each n proven with this tree and with `ref`, side by side; SystemExit when a value
+    or count differs from the recorded proof (or between the two)."""
+    recorded = json.loads(Path(record).read_text())["proofs"] if record and Path(record).exists() else {}
+    old_src, new_src = export_ref(ref), Path(__file__).resolve().parents[1] / "src"
+    print(f"{'n':>3} {'optimum':>7} {'count':>5} | {ref + ' nodes':>16} {'wall s':>8} | {'this tree nodes':>16} {'wall s':>8} | {'ratio':>6} | record | load", flush=True)
+    rows, wrong = [], []
+    for n in ns:
+        load = os.getloadavg()[0]
+        new, old = _probe(new_src, n, workers, budget), _probe(old_src, n, workers, budget)
+        want = recorded.get(str(n))
+        same = (new["value"], new["optimal_solutions"]) == (old["value"], old["optimal_solutions"])
+        as_recorded = want is None or (new["value"], new["optimal_solutions"]) == (want["value"], want["optimal_solutions"])
+        ok = same and as_recorded and new["status"] == "optimal" and new["verified"]
+        if not ok:
+            wrong.append(n)
+        verdict = "-" if want is None else ("same" if as_recorded else "DIFFERENT")
+        print(
+            f"{n:>3} {new['value']:>7} {new['optimal_solutions']:>5} | {old['nodes']:>16,} {old['wall_seconds']:>8.1f} | "
+            f"{new['nodes']:>16,} {new['wall_seconds']:>8.1f} | {old['wall_seconds'] / max(new['wall_seconds'], 1e-9):>5.2f}x | {verdict:<6} | "
+            f"{load:.1f}-{os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        rows.append({"n": n, "new": new, "old": old, "ref": ref, "recorded": want and {k: want[k] for k in ("value", "optimal_solutions", "nodes", "wall_seconds")}, "ok": ok})
+    if wrong:
+        raise SystemExit(f"n = {wrong}: not proven, or the value or count differs from the other tree or the record")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, nargs="*", default=[24, 26])
@@ -105,7 +166,12 @@ def main() -> None:
     parser.add_argument("--subtrees", type=int, default=0, help="cut each proof into at least this many subtrees (0: automatic)")
     parser.add_argument("--again", action="store_true", help="prove the n already in --record again (the record keeps the earlier figures)")
     parser.add_argument("--peer-workers", type=int, default=0, help="also run each n with this many workers, for the ratio")
+    parser.add_argument("--versus", default=None, help="git revision to prove each n with too, side by side (see the module docstring)")
     args = parser.parse_args()
+    if args.versus:
+        rows = versus(args.n, args.versus, args.workers, args.budget, args.record or "proofs/matchsticks-proofs.json")
+        write_json("matchsticks_proofs_versus", {"benchmark": "matchsticks_proofs_versus", "args": vars(args), "rows": rows})
+        return
     rows = []
     recorded = json.loads(Path(args.record).read_text())["proofs"] if args.record and Path(args.record).exists() else {}
     for n in args.n:

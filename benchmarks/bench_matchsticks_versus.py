@@ -17,11 +17,10 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 from pathlib import Path
 
-from common import OUT, write_json
+from common import export_ref as export
+from common import write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,19 +42,6 @@ for _ in range(repeats):
     times.append(time.process_time() - started)
 print(json.dumps({"times": times, "best": outcome.best, "count": outcome.count, "nodes": outcome.nodes}))
 """
-
-
-def export(ref: str) -> Path:
-    """The ref's src/ under benchmarks/out/ref-<ref>/ (kept: its numba cache too)."""
-    target = OUT / f"ref-{ref}"
-    if not (target / "src").exists():
-        target.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile() as archive:
-            subprocess.run(["git", "archive", ref, "src"], cwd=ROOT, stdout=archive, check=True)
-            archive.seek(0)
-            with tarfile.open(fileobj=archive) as tar:
-                tar.extractall(target, filter="data")
-    return target / "src"
 
 
 def probe(src: Path, kind: str, n: int, repeats: int) -> dict:

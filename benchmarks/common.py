@@ -36,6 +36,26 @@ def median_seconds(fn: Callable[[], Any], repeats: int = 5) -> tuple[float, Any]
     return statistics.median(times), value
 
 
+def export_ref(ref: str) -> Path:
+    """The `src/` of git revision `ref` under benchmarks/out/ref-<commit>/ (exported once with
+    `git archive` and kept, its numba cache too): an earlier version of the package to
+    run beside this tree's, in a subprocess with PYTHONPATH pointing there."""
+    import tarfile
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    commit = subprocess.run(["git", "rev-parse", "--short", ref], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+    target = OUT / f"ref-{commit}"  # by commit, not by name: a name (HEAD) moves
+    if not (target / "src").exists():
+        target.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile() as archive:
+            subprocess.run(["git", "archive", commit, "src"], cwd=root, stdout=archive, check=True)
+            archive.seek(0)
+            with tarfile.open(fileobj=archive) as tar:
+                tar.extractall(target, filter="data")
+    return target / "src"
+
+
 def write_json(name: str, payload: dict[str, Any]) -> Path:
     OUT.mkdir(exist_ok=True)
     payload = dict(payload)

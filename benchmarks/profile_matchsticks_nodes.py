@@ -7,7 +7,7 @@ the node's own word test, else by a scan), free placements, live nodes none of w
 children lived ("barren") and their children, complete boards, nodes with no slack
 left; then the slack of the live and of the killed nodes, and a summary.
 
-Run: python benchmarks/profile_matchsticks_nodes.py [--n 28 29 30] [--workers 2] [--method new|old]
+Run: python benchmarks/profile_matchsticks_nodes.py [--n 28 29 30] [--workers 2]
 """
 
 from __future__ import annotations
@@ -51,17 +51,14 @@ def main() -> None:
     parser.add_argument("--n", type=int, nargs="*", default=[28, 29, 30])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--split-depth", type=int, default=4)
-    parser.add_argument("--method", default="new", help="'old': the search as it was before the pruning bound (descriptor key prune=False)")
     args = parser.parse_args()
     table = published_table()
     out = []
     for n in args.n:
         descriptor = make_descriptor(n, count=True, bound=table[n]["best_known"])
-        if args.method == "old":
-            descriptor["prune"] = False
         started = time.perf_counter()
         found = trace_search(descriptor, workers=args.workers, split_depth=args.split_depth)
-        print(f"\n== n = {n}: proof from the published optimum {table[n]['best_known']} (counting), method {args.method}: "
+        print(f"\n== n = {n}: proof from the published optimum {table[n]['best_known']} (counting): "
               f"best {found['best']}, {found['count']} optimal solutions, {time.perf_counter() - started:.1f} s wall, {args.workers} workers", flush=True)
         print(format_trace(found))
         print(format_slack(found))

@@ -2,8 +2,9 @@
 faster. Oracles: a brute force over every placement counted up to the square's eight
 symmetries (which gives the write-up's published 1, 1, 1, 1, 3, 14), and the plain-Python
 twin of the kernel (`plain.py`, no prefilter, no line counts) for n up to 20; the
-proofs recorded in proofs/matchsticks-proofs.json (n = 24, 26: value, count, classes);
-the classification against the write-up's two examples."""
+reference counts of n = 1..24 (the search's before its line floors, and the proofs
+recorded in proofs/matchsticks-proofs.json: n = 24, 26: value, count, classes); the
+classification against the write-up's two examples."""
 
 import itertools
 import json
@@ -85,6 +86,37 @@ def test_counts_equal_the_plain_twin(n):
 @pytest.mark.parametrize("n", range(15, 21))
 def test_counts_equal_the_plain_twin_up_to_20(n):
     _twin_agrees(n)
+
+
+# (optimum, optimal solutions) of n = 1..23 as the search counted them before the line
+# floors and the published start (commit c348f69, `full --count-solutions`): n = 1..6 are
+# the brute force's (1, 1, 1, 1, 3, 14), 16 and 21 the write-up's (4 and 2 solutions).
+# n = 24 is proofs/matchsticks-proofs.json's.
+REFERENCE = {
+    1: (4, 1), 2: (10, 1), 3: (17, 1), 4: (26, 1), 5: (35, 3), 6: (45, 14), 7: (56, 1), 8: (69, 44), 9: (82, 3),
+    10: (95, 6), 11: (109, 2), 12: (125, 52), 13: (140, 2), 14: (156, 6), 15: (172, 2), 16: (190, 4), 17: (208, 9),
+    18: (226, 4), 19: (243, 8), 20: (264, 7), 21: (282, 2), 22: (300, 2), 23: (322, 1),
+}
+
+
+def _reference(n: int) -> tuple[int, int]:
+    return REFERENCE[n] if n in REFERENCE else (PROOFS[str(n)]["value"], PROOFS[str(n)]["optimal_solutions"])
+
+
+@pytest.mark.parametrize("n", range(1, 25))
+def test_value_and_count_equal_the_reference_up_to_24(n):
+    result = PUZZLE.solve(Instance(n), "full", budget=600, count_solutions=True)
+    assert result.verified and result.status.value == "optimal"
+    assert result.value == ROWS[n]["best_known"]
+    assert (result.value, result.stats["optimal_solutions"]) == _reference(n)
+
+
+@pytest.mark.parametrize("n", [12, 17, 21])
+def test_the_search_from_the_bound_methods_counts_the_same(n):
+    # start="bounds": the search as it was (from the bound methods' answer).
+    result = PUZZLE.solve(Instance(n), "full", budget=600, count_solutions=True, start="bounds")
+    assert result.verified and (result.value, result.stats["optimal_solutions"]) == _reference(n)
+    assert "bounds" in result.stats and "start" not in result.stats
 
 
 @pytest.mark.parametrize("n", [24, pytest.param(26, marks=pytest.mark.slow)])

@@ -12,6 +12,16 @@ added anywhere within the remaining slack: the final board contains the current 
 plus that square, so it would exceed the bound (see `kernels.py`). That halves the
 nodes for n = 16..23 without changing any answer or count.
 
+Where the search starts (`start`): by default below the published best value of the
+A294249 table (`data/a294249.tsv`), with the best answer that ships in hand (a new record
+or a restricted column's, `records.best_shipped`, each verified on load). The search
+looks for answers of at most the published value; it proves whatever it finds, and the
+published value is only where it starts (if no answer of at most it existed, the search
+would go on from the shipped answer). For n = 28 the bound methods give 436 and the
+published optimum is 435, so the proof explores less before its first optimum; and the
+bound methods need not run. `start="bounds"` is the search as it was: from the best
+answer of the bound methods (diagonal, greedy), each run first.
+
 Long runs are cut into subtrees (`search.py`): `workers` > 1 shares them among worker
 processes, `checkpoint` records finished ones so that an interrupted proof resumes.
 Both are checked before the bound searches start: a `checkpoint` file that is not this
@@ -32,7 +42,9 @@ from puzzlelab.puzzles.matchsticks.outcome import empty_result, to_result
 from puzzlelab.puzzles.matchsticks.plan import check_search_plan, default_subtrees
 from puzzlelab.puzzles.matchsticks.search import SearchOutcome, make_descriptor, run_search
 
-__all__ = ["run_full", "best_bound"]
+__all__ = ["run_full", "best_bound", "published_start", "STARTS"]
+
+STARTS = ("published", "bounds")  # where the search starts (`start` option; module docstring)
 
 BOUND_PHASES = (
     # (label, descriptor options, share of the time left, cap in seconds)
@@ -75,6 +87,40 @@ def best_bound(n: int, roam: int, budget: Budget, progress=None) -> tuple[int, l
     return best[0], best[1], notes
 
 
+def published_start(n: int, roam: int, max_added: bool) -> tuple[int, tuple[int, list[list[int]]] | None] | None:
+    """(the published best value of n, the best shipped answer (value, squares) or None),
+    or None where the published table does not apply: squares that may leave the
+    largest one (roam), or the restricted max_added search."""
+    from puzzlelab.puzzles.matchsticks.records import best_shipped
+    from puzzlelab.puzzles.matchsticks.reference import published_table
+
+    table = published_table()
+    if roam or max_added or n not in table:
+        return None
+    shipped = best_shipped(n)
+    return int(table[n]["best_known"]), (None if shipped is None else (shipped[1], shipped[2]))
+
+
+def _starting_point(n, roam, max_added, count_solutions, start, budget, progress, extra):
+    """(descriptor bound, known answer) the search starts from, filling `extra` with
+    where they came from. Published start: answers of at most the published value
+    (the kernel's bound is strict when proving, inclusive when counting), with the
+    shipped answer in hand when it is above that value."""
+    if start == "published":
+        found = published_start(n, roam, max_added)
+        if found is not None:
+            published, shipped = found
+            extra["start"] = {"published": published, "shipped": None if shipped is None else shipped[0]}
+            if shipped is not None and shipped[0] <= published:
+                return None, shipped
+            return (published if count_solutions else published + 1), shipped
+    found = best_bound(n, roam, budget, progress)
+    if found is None:
+        return None, None
+    extra["bounds"] = found[2]
+    return None, (found[0], found[1])
+
+
 def run_full(
     instance: Instance,
     *,
@@ -90,6 +136,7 @@ def run_full(
     roam: int = 0,
     backend: str = "local",
     address: str | None = None,
+    start: str = "published",
     method_name: str = "full",
 ) -> Result:
     """Exhaustive search; status optimal when it completes (unless max_added)."""
@@ -99,19 +146,19 @@ def run_full(
         return empty_result(method_name)
     if bound is not None and bound < 0:
         raise InvalidInstance(f"option --bound: expected a non-negative total, got {bound}", field="bound")
+    if start not in STARTS:
+        raise InvalidInstance(f"option --start: expected one of {', '.join(STARTS)}, got {start!r}", field="start")
     # A bound given without an answer: look for answers of at most that many matches.
     base = make_descriptor(n, roam=roam, max_added=max_added, count=count_solutions, bound=None if bound is None else bound + 1)
     check_search_plan(base, checkpoint, subtrees, budget)
     extra: dict[str, Any] = {"max_added": max_added}
     known = None
     if bound is None:
-        found = best_bound(n, roam, budget, progress)
-        if found is not None:
-            known = (found[0], found[1])
-            extra["bounds"] = found[2]
+        limit, known = _starting_point(n, roam, max_added, count_solutions, start, budget, progress, extra)
+        base = dict(base, bound=limit)
     else:
         extra["bound_given"] = bound
-    if known is not None and extra["bounds"].get("proven") and not count_solutions and not max_added:
+    if known is not None and extra.get("bounds", {}).get("proven") and not count_solutions and not max_added:
         # The bound search was the whole search (nothing restricted for this n).
         done = SearchOutcome(known[0], known[1], 0, extra["bounds"]["nodes"], True, 1, 1, extra["bounds"]["bound_seconds"])
         return to_result(done, method_name, roam=roam, proves=not max_added, counted=False, extra=extra)
@@ -119,26 +166,30 @@ def run_full(
         subtrees = default_subtrees(n, workers, checkpoint)
     if backend != "local" and subtrees < 64:
         subtrees = 64
+    plan = {"budget": budget, "progress": progress, "workers": workers, "target_subtrees": subtrees, "backend": backend, "address": address}
+    outcome = _search(base, known, checkpoint, plan)
+    if "start" in extra and base["bound"] is not None and outcome.complete and (known is None or outcome.best == known[0]):
+        # Nothing of at most the published value: the answers above it are searched
+        # now, from the shipped answer (else the bound methods'), in a fresh search
+        # (the checkpoint holds subtrees searched below the published value only).
+        extra["start"]["below_published"] = False
+        if known is None:
+            _, known = _starting_point(n, roam, max_added, count_solutions, "bounds", budget, progress, extra)
+        outcome = _search(dict(base, bound=None), known, None, plan)
+    if known is not None and outcome.best == known[0]:
+        extra["improved_bound"] = False
+    elif known is not None and outcome.best is not None:
+        extra["improved_bound"] = True
+    return to_result(outcome, method_name, roam=roam, proves=not max_added, counted=count_solutions, extra=extra)
+
+
+def _search(base: dict[str, Any], known, checkpoint: str | None, plan: dict[str, Any]) -> SearchOutcome:
+    """`run_search` with its errors reported as the option they came from."""
     try:
-        outcome = run_search(
-            base,
-            known=known,
-            budget=budget,
-            progress=progress,
-            workers=workers,
-            target_subtrees=subtrees,
-            checkpoint=checkpoint,
-            backend=backend,
-            address=address,
-        )
+        return run_search(base, known=known, checkpoint=checkpoint, **plan)
     except InvalidInstance:
         raise  # already names its field (an unreachable cluster: 'address')
     except ValueError as exc:  # a checkpoint of another search, a damaged file, a folder not writable
         raise InvalidInstance(f"option --checkpoint: {exc}", field="checkpoint") from None
     except RuntimeError as exc:  # e.g. the ray backend is not installed here
         raise InvalidInstance(f"option --backend: {exc}", field="backend") from None
-    if known is not None and outcome.best == known[0]:
-        extra["improved_bound"] = False
-    elif known is not None and outcome.best is not None:
-        extra["improved_bound"] = True
-    return to_result(outcome, method_name, roam=roam, proves=not max_added, counted=count_solutions, extra=extra)

@@ -35,6 +35,14 @@ METHODS: tuple[Method, ...] = (
                 "backend", "str", "local", "where subtrees run: local worker processes or a ray cluster", choices=("local", "ray"), local_only=True
             ),
             Option("address", "str", None, "ray cluster address (backend ray)", local_only=True),
+            Option(
+                "start",
+                "str",
+                "published",
+                "where the search starts: below the published best value with the best shipped answer in hand, "
+                "or from the bound methods' answer (diagonal, greedy) as before",
+                choices=("published", "bounds"),
+            ),
         ),
         exact=True,
     ),

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.inputs import is_whole
-from puzzlelab.puzzles.matchsticks.columns import shipped_columns
+from puzzlelab.puzzles.matchsticks.columns import shipped_rows
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.reference import published_table
 from puzzlelab.puzzles.matchsticks.verify import verify_solution
@@ -117,9 +117,9 @@ def best_shipped(n: int, column: str | None = None, records: bool = True) -> tup
     if records and n in shipped_records():
         row = shipped_records()[n]
         found.append((row["value"], "new record", row["squares"]))
-    for name, rows in shipped_columns()["columns"].items():
-        if n in rows and (column is None or name == column):
-            found.append((rows[n]["value"], name, rows[n]["squares"]))
+    for name, row in shipped_rows(n).items():  # n's rows only, each checked
+        if column is None or name == column:
+            found.append((row["value"], name, row["squares"]))
     if not found:
         return None
     value, name, squares = min(found, key=lambda f: f[0])

@@ -292,11 +292,11 @@ class _Tally:
         return bool(result["complete"])
 
     def bound_now(self) -> int | None:
-        # The known answer's value, else the descriptor's own bound (a limit with no
-        # answer behind it), else none.
-        if self.best is not None:
-            return self.best
-        return self.base.get("bound")
+        # The known answer's value or the descriptor's own bound (a limit with no answer
+        # behind it), whichever is lower; none when there is neither. (Both are in the
+        # kernel's terms: strict when proving, inclusive when counting.)
+        bounds = [b for b in (self.best, self.base.get("bound")) if b is not None]
+        return min(bounds) if bounds else None
 
     def tell(self, total: int) -> None:
         done = len(self.results)
@@ -319,7 +319,7 @@ def _prefixes(base: dict[str, Any], tally: _Tally, target_subtrees: int, budget:
             tally.absorb(result)
         return state.data["prefixes"]
     if target_subtrees:
-        planning_bound = dict(base, bound=tally.best if tally.best is not None else base.get("bound"))
+        planning_bound = dict(base, bound=tally.bound_now())
         prefixes = plan_subtrees(planning_bound, target_subtrees, budget)
     else:
         prefixes = root_prefixes(base["n"], base["roam"], base["free_below"])
@@ -394,7 +394,9 @@ def run_search(
     """Search the whole space of `base` (a descriptor without prefix).
 
     - `known`: an answer (value, squares) already in hand; its value is the starting
-      bound (proving: only better answers are searched; counting: ties are counted).
+      bound (proving: only better answers are searched; counting: ties are counted),
+      unless the descriptor's own bound is lower (then that one: `full` searching below
+      the published value with a shipped answer in hand).
     - `target_subtrees`: cut into at least this many subtrees (0: one per root prefix).
     - `workers` > 1 runs subtrees in `core.parallel` worker processes; `backend="ray"`
       (with `address`) hands the same descriptors to a Ray cluster through core.parallel.

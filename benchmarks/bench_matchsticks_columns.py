@@ -11,7 +11,7 @@ Run: python benchmarks/bench_matchsticks_columns.py [--columns diagonal1 diagona
 comes, and skips the n already there (so a stopped run resumes); --stored prints the
 shipped rows (re-verified on load) with the seconds they took, solving nothing.
 --checkpoints DIR keeps each greedy search's finished subtrees in
-DIR/matchsticks-greedy-nN.json, so a search stopped by its budget or the session resumes
+DIR/matchsticks-greedy-nN.json, so a search stopped by its budget or killed resumes
 there (the file is removed once the row is recorded; the row then says how many
 subtrees were resumed and the CPU seconds of all of them).
 A column stops at the first n whose search does not complete within --budget-per-n

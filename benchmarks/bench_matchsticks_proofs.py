@@ -1,8 +1,8 @@
 """Matchsticks: proofs with counts. Each n is proven optimal by
 `full --count-solutions` (bound searches included), its optimal solutions counted and
 classified as the write-up does (squares on the main diagonal, first square off it),
-with nodes, wall and CPU seconds, beside the figures the issue measured with the code
-before it (one core: n = 24 in 3.4 s, 26 in 17 s, 28 in 82 s and 235 million nodes).
+with nodes, wall and CPU seconds, beside the figures measured with the code
+before the kernel's rework (one core: n = 24 in 3.4 s, 26 in 17 s, 28 in 82 s and 235 million nodes).
 
 Run: python benchmarks/bench_matchsticks_proofs.py [--n 26 27 28] [--workers 2] [--budget 3600]
      [--checkpoints proofs] [--record proofs/matchsticks-proofs.json] [--subtrees 256] [--peer-workers 1]

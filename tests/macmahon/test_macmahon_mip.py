@@ -84,7 +84,7 @@ def test_infeasible_instance():
 
 @pytest.mark.slow
 def test_fifty_mip_solutions_are_all_enumerated():
-    """The issue's check: 50 different solutions from no-good cuts, every one among the
+    """50 different solutions from no-good cuts, every one among the
     enumerator's (on a 12-piece board where the enumerator lists 72)."""
     inst = random_solvable("3x4", 3, 0, seed=1)
     every = enumerated(inst)

@@ -1,5 +1,5 @@
 """The exact DP and the CP-SAT set partition agree on seeded random grids with blocked
-cells (the issue asks for at least 200 up to 12 x 20: the slow test; the default suite
+cells (at least 200 up to 12 x 20: the slow test; the default suite
 runs the first 40 of the same sequence), and past height 15 as well."""
 
 import numpy as np

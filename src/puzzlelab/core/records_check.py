@@ -2,8 +2,7 @@
 it is listed or served.
 
 `Store.add` takes only verified results, but the store is a file: a row edited by hand,
-or one written by a version whose checker had a bug (the forged certificate of issue
-25), would be listed as a record and hide every true one behind it. So every listing of
+or one written by a version whose checker had a bug (a forged certificate, say), would be listed as a record and hide every true one behind it. So every listing of
 records -- `puzzlelab records`, GET /api/records, the dashboards and the answer routes
 -- walks each instance's records best first and shows the first that passes now: its
 instance rebuilt (from the instance stored with it, else from its key), its solution

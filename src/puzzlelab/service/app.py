@@ -1,4 +1,4 @@
-"""The REST API and the web page (issue "The workbench"; the tiling write-up's sections
+"""The REST API and the web page (the workbench; the tiling write-up's sections
 4-5 built the same for one puzzle: solvers behind a REST service in separate processes,
 a page that runs them under a deadline and shows the tiling).
 

@@ -1,7 +1,7 @@
 """Count certificates against the independent checker (item 1): it never calls
 valid a claim it did not check. Real certificates of the catalog instances are valid, or
-UNCHECKED where nothing independent can check the total (hex2); forged ones, the issue's
-included, are INVALID or UNCHECKED, never valid; malformed ones get a one-line verdict,
+UNCHECKED where nothing independent can check the total (hex2); forged ones, one that fooled an
+earlier checker included, are INVALID or UNCHECKED, never valid; malformed ones get a one-line verdict,
 never an exception. Oracles: the plain-Python backtracking (brute.py) with brute force
 over its listing for totals, fixed points, classes and orbit sizes; the published
 106,624 for 4 x 6."""

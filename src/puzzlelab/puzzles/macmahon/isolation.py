@@ -3,7 +3,7 @@
 The wheels installed with this project (ortools 9.15, highspy 1.15) both carry HiGHS
 symbols; once one is loaded, importing the other in the same process fails with an
 undefined symbol (in either order). A command line run uses one of them, but a test
-session, the `facts` verb or a benchmark uses both: then the second runs in a child
+run, the `facts` verb or a benchmark uses both: then the second runs in a child
 Python process (`python -m puzzlelab.puzzles.macmahon.isolation`, JSON in and out; not
 a fork, which would inherit the conflicting library, and not multiprocessing's spawn,
 which re-runs the caller's main script).

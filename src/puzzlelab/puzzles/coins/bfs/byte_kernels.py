@@ -29,7 +29,7 @@ orbits, and the other boards of every orbit hold IMAGE once pull begins (mark_im
 Counts weigh each board by its orbit; lookups go through the canonical member.
 
 Everything that touches the array goes through `CpuLevelKernels` (bfs/byte_array.py), so a GPU backend
-(the issue's moonshot) can replace the kernels while the driver (bfs/byte_bfs.py), the file
+(a GPU port) can replace the kernels while the driver (bfs/byte_bfs.py), the file
 format and the checkpoints stay the same.
 """
 

@@ -131,3 +131,20 @@ def test_the_styles_load_nothing_from_elsewhere():
     for sheet in STATIC.glob("*.css"):
         text = sheet.read_text()
         assert "@import" not in text and not re.search(r"url\(\s*['\"]?(https?:|//)", text), sheet.name
+
+
+def test_an_unexpected_error_is_a_json_500_with_the_headers(tmp_path):
+    """A route that raises what no handler expects: the last-resort handler's JSON 500
+    (errors.py), with nosniff and the policy like every other answer."""
+    app = create_app(workers=1, store_path=str(tmp_path / "records.sqlite"), start_method="fork")
+
+    @app.get("/api/raises")
+    def raises():
+        raise RuntimeError("planted fault")
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        answer = c.get("/api/raises")
+    assert answer.status_code == 500
+    assert "planted fault" in answer.json()["detail"]
+    assert answer.headers.get("x-content-type-options") == "nosniff"
+    assert answer.headers.get("content-security-policy") == PAGE_POLICY

@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 from puzzlelab.core.bits import ctz
-from puzzlelab.core.rank import BINOMIAL
+from puzzlelab.core.rank import BINOMIAL, rank
 from puzzlelab.puzzles.coins.kernels import G_FULL, cell_neighbours, coin_rank_sums, moved_rank, support_masks
 
 __all__ = [
@@ -138,13 +138,15 @@ def _see_frame(board, perms_all, f, scratch, index):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, index, out_ranks, out_masks):
+def _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, out_ranks, out_masks):
     """canonical_move_ranks for a stabilizer of one symmetry (15 of the 19 symmetric
-    starts of font5x7), with both frames in registers rather than in arrays indexed by
-    frame."""
+    starts of font5x7): the parent's image is made once, a child's image is the
+    parent's with two cells toggled; a child smaller than its image (most: the parent
+    is canonical) is ranked incrementally, the others from scratch (core/rank.py), so
+    the image's coin sums are never made."""
     b0 = np.uint64(board)
-    coin_rank_sums(b0, scratch, 0)
-    b1, r1, coins = _see_frame(board, perms_all, 1, scratch, index)
+    coins = coin_rank_sums(b0, scratch, 0)
+    b1 = transform(b0, perms_all, 1)
     ge2, ge3 = support_masks(b0, geo)
     empty = ~b0 & geo[G_FULL]
     n = 0
@@ -153,21 +155,58 @@ def _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, index, out_ra
         cell = ONE << np.uint64(c)
         spots = (ge3 | (ge2 & ~cell_neighbours(cell, geo))) & empty
         base = b0 ^ cell
-        image_c = perms_all[1, c]
-        image_base = b1 ^ (ONE << np.uint64(image_c))
-        image_i = index[1, image_c]
+        image_base = b1 ^ (ONE << np.uint64(perms_all[1, c]))
         while spots:
             q = np.int64(ctz(spots))
             spots &= spots - ONE
             child = base | (ONE << np.uint64(q))
-            image_q = perms_all[1, q]
-            image = image_base | (ONE << np.uint64(image_q))
-            if image < child:
-                out_ranks[n] = moved_rank(b1, r1, image_i, image_q, scratch, 3)
-                out_masks[n] = image
-            else:
+            image = image_base | (ONE << np.uint64(perms_all[1, q]))
+            if child <= image:
                 out_ranks[n] = moved_rank(b0, board_rank, i, q, scratch, 0)
                 out_masks[n] = child
+            else:
+                out_ranks[n] = rank(image)
+                out_masks[n] = image
+            n += 1
+    return n
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, out_ranks, out_masks):
+    """canonical_move_ranks for a stabilizer of three symmetries (the two mirrors and
+    the half turn of a rectangle: font5x9 H, I, X). The parent's three images are made
+    once; a child's image is its parent's with two cells toggled. A child that is its
+    own orbit's smallest member (most are: the parent is) is ranked incrementally; one
+    whose image is smaller is ranked from scratch (core/rank.py), so no image's coin
+    sums are made for boards that never need them. Seeing each frame's coin sums for
+    every board, as the general path does, costs about six times a plain board's ranks
+    on 5 x 9; this, about two and a half."""
+    b0 = np.uint64(board)
+    coins = coin_rank_sums(b0, scratch, 0)
+    b1, b2, b3 = transform(b0, perms_all, 1), transform(b0, perms_all, 2), transform(b0, perms_all, 3)
+    ge2, ge3 = support_masks(b0, geo)
+    empty = ~b0 & geo[G_FULL]
+    n = 0
+    for i in range(1, coins + 1):
+        c = scratch[0, i]
+        cell = ONE << np.uint64(c)
+        spots = (ge3 | (ge2 & ~cell_neighbours(cell, geo))) & empty
+        base0 = b0 ^ cell
+        base1 = b1 ^ (ONE << np.uint64(perms_all[1, c]))
+        base2 = b2 ^ (ONE << np.uint64(perms_all[2, c]))
+        base3 = b3 ^ (ONE << np.uint64(perms_all[3, c]))
+        while spots:
+            q = np.int64(ctz(spots))
+            spots &= spots - ONE
+            child = base0 | (ONE << np.uint64(q))
+            low = min(base1 | (ONE << np.uint64(perms_all[1, q])), base2 | (ONE << np.uint64(perms_all[2, q])))
+            low = min(low, base3 | (ONE << np.uint64(perms_all[3, q])))
+            if child <= low:
+                out_ranks[n] = moved_rank(b0, board_rank, i, q, scratch, 0)
+                out_masks[n] = child
+            else:
+                out_ranks[n] = rank(low)
+                out_masks[n] = low
             n += 1
     return n
 
@@ -183,7 +222,9 @@ def canonical_move_ranks(board, board_rank, geo, perms_all, scratch, index, fram
     two cells toggled (two table reads), the smallest image wins, and its rank is a
     moved_rank in the winning frame: no board is ranked from scratch."""
     if perms_all.shape[0] == 2:
-        return _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, index, out_ranks, out_masks)
+        return _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, out_ranks, out_masks)
+    if perms_all.shape[0] == 4:
+        return _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, out_ranks, out_masks)
     frames = perms_all.shape[0]
     coins = 0
     for f in range(frames):

@@ -1,0 +1,119 @@
+"""The two-bit engine keeping one board per orbit (bfs/two_bit_orbits.py) against the
+plain-Python BFS (conftest oracle), the byte array and the two-bit run that keeps every
+board: the same level sizes and the same distance for every board, each level file
+exactly the canonical boards of its level, paths that replay in the checker, the same
+level files on one thread and on three, and a run killed after any level resuming to the
+same level files."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.rank import rank_many, unrank_many
+from puzzlelab.core.result import Budget
+from puzzlelab.puzzles.coins import PUZZLE, model
+from puzzlelab.puzzles.coins.bfs.byte_bfs import LevelArrayRun
+from puzzlelab.puzzles.coins.bfs.level_file import level_file_paths
+from puzzlelab.puzzles.coins.bfs.symmetry import canonical, stabilizer
+from puzzlelab.puzzles.coins.bfs.two_bit_bfs import TwoBitRun
+
+SYMMETRIC_STARTS = [
+    (4, 4, ["oo--", "o---", "---o", "--oo"]),  # the half turn and both transposes
+    (4, 5, ["----", "o--o", "-oo-", "o--o", "----"]),  # both mirrors and the half turn
+    (5, 4, ["o---o", "-o-o-", "o---o", "-----"]),  # one mirror
+]
+
+
+def _level_files(run: TwoBitRun) -> list[tuple[bytes, bytes]]:
+    return [(p.read_bytes(), i.read_bytes()) for p, i in (level_file_paths(run.workdir, lv) for lv in range(len(run.state["counts"])))]
+
+
+@pytest.mark.parametrize("width, height, rows", SYMMETRIC_STARTS)
+def test_one_board_per_orbit_gives_the_oracle_levels_boards_and_paths(tmp_path, oracle, width, height, rows):
+    start = model.rows_to_mask(rows, "start")[2]
+    names, perms = stabilizer(start, width, height)
+    distances = oracle.bfs(start, width, height)
+    level_counts = np.bincount(list(distances.values())).tolist()
+    run = TwoBitRun(model.Start(width, height, start), tmp_path / "orbits", threads=1)
+    assert run.symmetries == names and names
+    outcome = run.run(stop_when_found=False)
+    assert outcome.finished and outcome.levels == level_counts
+    for level in range(len(level_counts)):  # each level file: exactly the canonical boards of the level
+        stored = {int(canonical(np.uint64(b), perms)) for b, d in distances.items() if d == level}
+        expected = sorted(rank_many(np.array(sorted(stored), dtype=np.uint64)).tolist())
+        assert run.reader(level).ranks().tolist() == expected
+    assert sum(run.state["counts"]) < sum(level_counts)  # fewer boards stored than reached
+    coins = model.popcount(start)
+    for board in unrank_many(np.arange(math.comb(width * height, coins)), width * height, coins):
+        assert run.level_of(int(board)) == distances.get(int(board), -1)
+    for target in list(distances)[:: max(1, len(distances) // 60)]:
+        moves = run.moves(target)
+        assert len(moves) == distances[target]
+        assert PUZZLE.verify(model.Instance(width, height, start, target), moves).ok
+    plain = TwoBitRun(model.Start(width, height, start), tmp_path / "plain", threads=1, symmetry=False)
+    assert plain.symmetries == [] and plain.run(stop_when_found=False).levels == level_counts
+    assert plain.state["counts"] == plain.state["members"] == level_counts
+    plain.close()
+    run.close()
+
+
+def test_orbits_equal_the_byte_array_on_three_threads_and_small_spans(tmp_path):
+    """Spans of 8 words (256 boards): three threads mark the same bytes all the time."""
+    width, height, rows = SYMMETRIC_STARTS[1]
+    start = model.Start(width, height, model.rows_to_mask(rows, "start")[2])
+    byte = LevelArrayRun(start, tmp_path / "byte", threads=1)
+    expected = byte.run(stop_when_found=False).levels
+    one = TwoBitRun(start, tmp_path / "one", threads=1, span_words=8)
+    three = TwoBitRun(start, tmp_path / "three", threads=3, span_words=8)
+    assert one.run(stop_when_found=False).levels == expected == three.run(stop_when_found=False).levels
+    assert _level_files(one) == _level_files(three)
+    for board in unrank_many(np.arange(0, math.comb(20, 6), 97), 20, 6):
+        assert three.level_of(int(board)) == byte.level_of(int(board))
+    for run in (byte, one, three):
+        run.close()
+
+
+@pytest.mark.parametrize("cut", [1, 3, 5, 6])
+def test_a_run_killed_after_any_level_resumes_to_the_same_level_files(tmp_path, cut):
+    width, height, rows = SYMMETRIC_STARTS[1]
+    start = model.Start(width, height, model.rows_to_mask(rows, "start")[2])
+    whole = TwoBitRun(start, tmp_path / "whole", threads=2, span_words=16)
+    expected = whole.run(stop_when_found=False).levels
+    folder = tmp_path / "cut"
+    run = TwoBitRun(start, folder, threads=2, span_words=16)
+    run.run(max_level=cut)
+    budget = Budget()
+    budget.cancel()  # stopped inside level cut + 1: the array is part way through it
+    assert run.run(budget=budget, stop_when_found=False).stopped
+    run.close()
+    again = TwoBitRun(start, folder, threads=2, span_words=16)
+    assert again.resumed and again.state["members"] == expected[: cut + 1]
+    assert again.run(stop_when_found=False).levels == expected and _level_files(again) == _level_files(whole)
+    target = int(unrank_many(again.reader(len(expected) - 1).ranks()[:1], 20, 6)[0])
+    moves = again.moves(target)
+    assert len(moves) == len(expected) - 1 and PUZZLE.verify(model.Instance(width, height, start.board, target), moves).ok
+    again.close()
+    whole.close()
+
+
+def test_an_orbit_run_is_not_resumed_as_a_run_of_every_board_and_bad_members_are_refused(tmp_path):
+    width, height, rows = SYMMETRIC_STARTS[2]
+    start = model.Start(width, height, model.rows_to_mask(rows, "start")[2])
+    folder = tmp_path / "run"
+    run = TwoBitRun(start, folder, threads=1)
+    run.run(max_level=3)
+    run.close()
+    plain = TwoBitRun(start, folder, threads=1, symmetry=False)
+    assert not plain.resumed  # a different array: started afresh
+    plain.close()
+    run = TwoBitRun(start, folder, threads=1)
+    run.run(max_level=3)
+    run.close()
+    state = json.loads((folder / "state.json").read_text())
+    state["members"][2] = state["counts"][2] * 5  # more members than two mirrors' orbits hold
+    (folder / "state.json").write_text(json.dumps(state))
+    with pytest.raises(InvalidInstance, match="members"):
+        TwoBitRun(start, folder, threads=1)

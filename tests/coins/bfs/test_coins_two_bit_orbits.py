@@ -117,3 +117,41 @@ def test_an_orbit_run_is_not_resumed_as_a_run_of_every_board_and_bad_members_are
     (folder / "state.json").write_text(json.dumps(state))
     with pytest.raises(InvalidInstance, match="members"):
         TwoBitRun(start, folder, threads=1)
+
+
+@pytest.mark.parametrize("width, height, rows", [
+    (5, 9, None),  # font5x9:X: both mirrors and the half turn
+    (5, 9, "T"),  # one mirror
+    (4, 4, ["o--o", "----", "----", "o--o"]),  # every symmetry of the square: the general path
+    (4, 4, ["oo--", "o---", "---o", "--oo"]),  # the half turn and both transposes
+])
+def test_canonical_children_are_the_smallest_images_of_the_plain_children(width, height, rows):
+    """symmetry.canonical_move_ranks (its fast paths: safe cells, ranks from scratch)
+    against the plain rule: each child of a canonical board replaced by canonical() of
+    it, ranked by rank(), as sorted lists, on boards from all over the rank space."""
+    from puzzlelab.puzzles.coins import kernels
+    from puzzlelab.puzzles.coins.bfs.symmetry import canonical_move_ranks, frame_workspace_njit
+
+    if width == 5:
+        start = model.parse_start("font5x9:" + (rows or "X")).board
+    else:
+        start = model.rows_to_mask(rows, "start")[2]
+    names, perms = stabilizer(start, width, height)
+    assert len(names) == (1 if rows == "T" else 7 if rows and rows[0] == "o--o" else 3)
+    cells, coins = width * height, model.popcount(start)
+    geo, reserve = kernels.geometry(width, height), kernels.max_moves(cells, coins)
+    work = frame_workspace_njit(perms)
+    out, masks = np.empty(reserve, dtype=np.int64), np.empty(reserve, dtype=np.uint64)
+    rng = np.random.default_rng(11)
+    checked = 0
+    for r in rng.integers(0, math.comb(cells, coins), 3000):
+        board = int(unrank_many(np.array([r]), cells, coins)[0])
+        board = int(canonical(np.uint64(board), perms))
+        board_rank = int(rank_many(np.array([board], dtype=np.uint64))[0])
+        n = canonical_move_ranks(np.uint64(board), board_rank, geo, *work, out, masks)
+        plain = kernels.forward_list(board, geo, reserve)
+        expected = sorted(int(canonical(np.uint64(c), perms)) for c in plain)
+        assert sorted(int(m) for m in masks[:n]) == expected
+        assert sorted(out[:n].tolist()) == sorted(rank_many(np.array(expected, dtype=np.uint64)).tolist())
+        checked += n
+    assert checked > 3000

@@ -64,7 +64,7 @@ from puzzlelab.core.result import NODES, Budget, Progress, no_progress, throttle
 from puzzlelab.puzzles.coins.bfs.byte_bfs import BfsOutcome
 from puzzlelab.puzzles.coins.bfs.level_file import SPAN_WORDS, CorruptLevelFile, LevelFileReader, LevelFileWriter, encode_span
 from puzzlelab.puzzles.coins.bfs.symmetry import canonical, stabilizer
-from puzzlelab.puzzles.coins.bfs.two_bit import OLD, two_bit_bytes
+from puzzlelab.puzzles.coins.bfs.two_bit import OLD, expand_shared, two_bit_bytes
 from puzzlelab.puzzles.coins.bfs.two_bit_budget import LEVEL_FRACTIONS, disk_estimate, gb, memory_needed, node_lock, zeroed
 from puzzlelab.puzzles.coins.bfs.two_bit_orbits import expand_orbits
 from puzzlelab.puzzles.coins.bfs.workdir import confirm_finished, lock_workdir, prepare_workdir, unlock_workdir
@@ -323,6 +323,10 @@ class TwoBitRun:
 
         def expand(i: int):
             lo, hi = self._span(i)
+            if not self.symmetries:  # every board: the plain kernel (no orbit arithmetic to carry)
+                reached, did, got = expand_shared(self.cells, self.words, code, self.cells_n, self.coins, self.total, self.geo,
+                                                  lo, hi, budget.control, self.reserve, 0, -1)
+                return hi, (reached, did, got, got)
             return hi, expand_orbits(*args, lo, hi, budget.control, self.reserve, 0, -1)
 
         for i, (hi, (reached, did, got, members)) in self._in_order(expand, self.spans):

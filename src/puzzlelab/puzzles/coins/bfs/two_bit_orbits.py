@@ -45,12 +45,12 @@ _OLD = np.uint8(1)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _children(mask, board_rank, geo, perms, perms_all, scratch, index, frame_board, frame_rank, ranks, masks):
+def _children(mask, board_rank, geo, perms, perms_all, scratch, index, frame_board, frame_rank, safe, ranks, masks):
     """The (canonical) children's ranks of one board into `ranks`, their masks into
     `masks` (orbits only); returns their number."""
     if perms.shape[0] == 0:
         return forward_move_ranks(mask, board_rank, geo, ranks, scratch)
-    return canonical_move_ranks(mask, board_rank, geo, perms_all, scratch, index, frame_board, frame_rank, ranks, masks)
+    return canonical_move_ranks(mask, board_rank, geo, perms_all, scratch, index, frame_board, frame_rank, safe, ranks, masks)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -80,7 +80,7 @@ def expand_orbits(cells, words, current, n, k, geo, perms, word_lo, word_hi, con
     real runs pass 0 and -1). Returns (word reached, expanded, marked, marked members)."""
     ranks = np.empty(reserve, dtype=np.int64)
     masks = np.empty(reserve, dtype=np.uint64)
-    perms_all, scratch, index, frame_board, frame_rank = frame_workspace_njit(perms)
+    perms_all, scratch, index, frame_board, frame_rank, safe = frame_workspace_njit(perms)
     nxt = np.uint8(5 - current)
     flip = np.uint8(current ^ 1)
     pattern = np.uint64(current) * _FIELDS
@@ -103,7 +103,7 @@ def expand_orbits(cells, words, current, n, k, geo, perms, word_lo, word_hi, con
                 mask = next_subset(mask)
                 at += 1
             board = r + field
-            count = _children(mask, board + rank_offset, geo, perms, perms_all, scratch, index, frame_board, frame_rank, ranks, masks)
+            count = _children(mask, board + rank_offset, geo, perms, perms_all, scratch, index, frame_board, frame_rank, safe, ranks, masks)
             generated += count
             if slice_mask >= 0:
                 for i in range(count):

@@ -155,3 +155,28 @@ def test_canonical_children_are_the_smallest_images_of_the_plain_children(width,
         assert sorted(out[:n].tolist()) == sorted(rank_many(np.array(expected, dtype=np.uint64)).tolist())
         checked += n
     assert checked > 3000
+
+
+def test_a_5x9_start_with_orbits_is_refused_up_front_with_its_own_disk_figure(tmp_path, monkeypatch):
+    """One board per orbit: the same 18.5 GB array, about a quarter of the level files for
+    font5x9:X; a machine short of either is refused in one line, before anything is made."""
+    from puzzlelab.puzzles.coins.bfs import two_bit_bfs as engine
+    from puzzlelab.puzzles.coins.bfs.two_bit_budget import disk_estimate
+
+    every, orbits = disk_estimate(math.comb(45, 13)), disk_estimate(math.comb(45, 13), 4)
+    assert 40e9 < every < 55e9 and every / 4.5 < orbits < every / 2.5
+    begin = model.parse_start("font5x9:X")
+    with pytest.raises(InvalidInstance) as info:
+        TwoBitRun(begin, tmp_path / "m", max_memory_bytes=16 * 10**9)
+    text = str(info.value)
+    assert info.value.status == 413 and "memory is short" in text and "18.5 GB" in text
+    assert f"about {orbits / 1e9:.1f} GB of disk" in text and "one board per orbit of mirror-x, mirror-y, half-turn" in text
+    assert "\n" not in text and not (tmp_path / "m").exists()
+    monkeypatch.setattr(engine, "memory_limit", lambda requested: (64 * 10**9, "the memory available here"))
+    monkeypatch.setattr(engine.shutil, "disk_usage", lambda folder: type("U", (), {"free": int(orbits * 0.9)})())
+    with pytest.raises(InvalidInstance) as info:
+        TwoBitRun(begin, tmp_path / "d")
+    assert f"disk is short: {orbits * 0.9 / 1e9:.1f} GB free" in str(info.value) and not (tmp_path / "d").exists()
+    with pytest.raises(InvalidInstance) as info:  # without orbits the same disk is shorter still
+        TwoBitRun(begin, tmp_path / "e", symmetry=False)
+    assert f"about {every / 1e9:.1f} GB of disk" in str(info.value) and "disk is short" in str(info.value)

@@ -110,8 +110,9 @@ def orbit_size(mask, perms):
 @numba.njit(cache=True, nogil=True)
 def frame_workspace_njit(perms):
     """The arrays canonical_move_ranks works in, for a stabilizer `perms`: the frames'
-    permutations (identity first), coin sums, cell -> coin index, boards and ranks, and
-    the safe cells: safe[f, h] holds the cells x with x < h and perm_f(x) < h."""
+    permutations (identity first), coin sums, cell -> coin index, boards and ranks, the
+    safe cells (safe[f, h]: the cells x with x < h and perm_f(x) < h) and the images of
+    bytes (images[f, j, b]: byte b of a mask's byte j, mapped by perm_f; image_of)."""
     frames = perms.shape[0] + 1
     perms_all = np.empty((frames, 64), dtype=np.int64)
     for cell in range(64):
@@ -123,6 +124,11 @@ def frame_workspace_njit(perms):
             for cell in range(h):
                 if perms_all[f, cell] < h:
                     safe[f, h] |= ONE << np.uint64(cell)
+    images = np.zeros((frames, 8, 256), dtype=np.uint64)
+    for f in range(frames):
+        for j in range(8):
+            for b in range(256):
+                images[f, j, b] = transform(np.uint64(b) << np.uint64(8 * j), perms_all, f)
     return (
         perms_all,
         np.empty((3 * frames, 66), dtype=np.int64),
@@ -130,7 +136,31 @@ def frame_workspace_njit(perms):
         np.empty(frames, dtype=np.uint64),
         np.empty(frames, dtype=np.int64),
         safe,
+        images,
     )
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def image_of(mask, images, f):
+    """transform() by table: one read a byte of the mask instead of one a coin."""
+    mask = np.uint64(mask)
+    out = ZERO
+    j = 0
+    while mask:
+        out |= images[f, j, mask & np.uint64(0xFF)]
+        mask >>= np.uint64(8)
+        j += 1
+    return out
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def orbit_size_of(mask, images, frames):
+    """orbit_size() by the byte tables of frame_workspace_njit (`frames` counts the identity)."""
+    fixed = 1
+    for f in range(1, frames):
+        if image_of(mask, images, f) == np.uint64(mask):
+            fixed += 1
+    return frames // fixed
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -172,7 +202,7 @@ def _plain_moves(board, board_rank, i, base, spots, scratch, out_ranks, out_mask
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, safe, out_ranks, out_masks):
+def _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, safe, images, out_ranks, out_masks):
     """canonical_move_ranks for a stabilizer of one symmetry (15 of the 19 symmetric
     starts of font5x7): the parent's image is made once, a child's image is the
     parent's with two cells toggled; a child smaller than its image (most: the parent
@@ -181,7 +211,7 @@ def _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, safe, out_ran
     no image at all."""
     b0 = np.uint64(board)
     coins = coin_rank_sums(b0, scratch, 0)
-    b1 = transform(b0, perms_all, 1)
+    b1 = image_of(b0, images, 1)
     fast = _safe_cells(b0, b1, safe, 1)
     ge2, ge3 = support_masks(b0, geo)
     empty = ~b0 & geo[G_FULL]
@@ -212,7 +242,7 @@ def _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, safe, out_ran
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, safe, out_ranks, out_masks):
+def _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, safe, images, out_ranks, out_masks):
     """canonical_move_ranks for a stabilizer of three symmetries (the two mirrors and
     the half turn of a rectangle: font5x9 H, I, X; on a square also the half turn and
     the transposes, or the turns). The parent's three images are made once; a move
@@ -224,7 +254,7 @@ def _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, safe,
     board's ranks on 5 x 9; this, about twice."""
     b0 = np.uint64(board)
     coins = coin_rank_sums(b0, scratch, 0)
-    b1, b2, b3 = transform(b0, perms_all, 1), transform(b0, perms_all, 2), transform(b0, perms_all, 3)
+    b1, b2, b3 = image_of(b0, images, 1), image_of(b0, images, 2), image_of(b0, images, 3)
     fast = _safe_cells(b0, b1, safe, 1) & _safe_cells(b0, b2, safe, 2) & _safe_cells(b0, b3, safe, 3)
     ge2, ge3 = support_masks(b0, geo)
     empty = ~b0 & geo[G_FULL]
@@ -258,7 +288,7 @@ def _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, safe,
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def canonical_move_ranks(board, board_rank, geo, perms_all, scratch, index, frame_board, frame_rank, safe, out_ranks, out_masks):
+def canonical_move_ranks(board, board_rank, geo, perms_all, scratch, index, frame_board, frame_rank, safe, images, out_ranks, out_masks):
     """kernels.forward_move_ranks for an array holding one board per orbit: the rank of
     each child's canonical member into out_ranks (and that member's mask into
     out_masks); returns their number.
@@ -268,9 +298,9 @@ def canonical_move_ranks(board, board_rank, geo, perms_all, scratch, index, fram
     two cells toggled (two table reads), the smallest image wins, and its rank is a
     moved_rank in the winning frame: no board is ranked from scratch."""
     if perms_all.shape[0] == 2:
-        return _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, safe, out_ranks, out_masks)
+        return _mirror_move_ranks(board, board_rank, geo, perms_all, scratch, safe, images, out_ranks, out_masks)
     if perms_all.shape[0] == 4:
-        return _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, safe, out_ranks, out_masks)
+        return _three_symmetry_move_ranks(board, board_rank, geo, perms_all, scratch, safe, images, out_ranks, out_masks)
     frames = perms_all.shape[0]
     coins = 0
     for f in range(frames):

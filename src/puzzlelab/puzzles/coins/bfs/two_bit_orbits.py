@@ -34,7 +34,7 @@ from puzzlelab.core.atomics import atomic_add_i64, atomic_or_u8, atomic_xor_u8
 from puzzlelab.core.bits import ctz
 from puzzlelab.core.rank import next_subset, unrank
 from puzzlelab.core.result import NODES, should_stop
-from puzzlelab.puzzles.coins.bfs.symmetry import canonical_move_ranks, frame_workspace_njit, orbit_size
+from puzzlelab.puzzles.coins.bfs.symmetry import canonical_move_ranks, frame_workspace_njit, orbit_size, orbit_size_of
 from puzzlelab.puzzles.coins.kernels import forward_move_ranks, prefetch
 
 __all__ = ["expand_orbits", "orbit_weight_of_level"]
@@ -45,16 +45,16 @@ _OLD = np.uint8(1)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _children(mask, board_rank, geo, perms, perms_all, scratch, index, frame_board, frame_rank, safe, ranks, masks):
+def _children(mask, board_rank, geo, perms, perms_all, scratch, index, frame_board, frame_rank, safe, images, ranks, masks):
     """The (canonical) children's ranks of one board into `ranks`, their masks into
     `masks` (orbits only); returns their number."""
     if perms.shape[0] == 0:
         return forward_move_ranks(mask, board_rank, geo, ranks, scratch)
-    return canonical_move_ranks(mask, board_rank, geo, perms_all, scratch, index, frame_board, frame_rank, safe, ranks, masks)
+    return canonical_move_ranks(mask, board_rank, geo, perms_all, scratch, index, frame_board, frame_rank, safe, images, ranks, masks)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _mark(cells, ranks, masks, count, nxt, perms):
+def _mark(cells, ranks, masks, count, nxt, images, frames):
     """Mark children ranks[:count] with the code `nxt` where unseen; returns (boards newly
     marked, the members of their orbits)."""
     marked = 0
@@ -66,7 +66,7 @@ def _mark(cells, ranks, masks, count, nxt, perms):
             before = atomic_or_u8(cells, child >> 2, nxt << shift)
             if (before >> shift) & np.uint8(3) == _UNSEEN:
                 marked += 1
-                weight += 1 if perms.shape[0] == 0 else orbit_size(masks[i], perms)
+                weight += 1 if frames == 1 else orbit_size_of(masks[i], images, frames)
     return marked, weight
 
 
@@ -80,7 +80,7 @@ def expand_orbits(cells, words, current, n, k, geo, perms, word_lo, word_hi, con
     real runs pass 0 and -1). Returns (word reached, expanded, marked, marked members)."""
     ranks = np.empty(reserve, dtype=np.int64)
     masks = np.empty(reserve, dtype=np.uint64)
-    perms_all, scratch, index, frame_board, frame_rank, safe = frame_workspace_njit(perms)
+    perms_all, scratch, index, frame_board, frame_rank, safe, images = frame_workspace_njit(perms)
     nxt = np.uint8(5 - current)
     flip = np.uint8(current ^ 1)
     pattern = np.uint64(current) * _FIELDS
@@ -103,14 +103,14 @@ def expand_orbits(cells, words, current, n, k, geo, perms, word_lo, word_hi, con
                 mask = next_subset(mask)
                 at += 1
             board = r + field
-            count = _children(mask, board + rank_offset, geo, perms, perms_all, scratch, index, frame_board, frame_rank, safe, ranks, masks)
+            count = _children(mask, board + rank_offset, geo, perms, perms_all, scratch, index, frame_board, frame_rank, safe, images, ranks, masks)
             generated += count
             if slice_mask >= 0:
                 for i in range(count):
                     ranks[i] &= slice_mask
             for i in range(count):
                 prefetch(cells, ranks[i] >> 2)
-            got, members = _mark(cells, ranks, masks, count, nxt, perms)
+            got, members = _mark(cells, ranks, masks, count, nxt, images, perms.shape[0] + 1)
             marked += got
             weight += members
             atomic_xor_u8(cells, board >> 2, flip << np.uint8(2 * (board & 3)))

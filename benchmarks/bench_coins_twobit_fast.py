@@ -8,7 +8,8 @@ children folded into it. 1/SHARE of its words is expanded, over and over from th
 codes:
 - before: two_bit.expand_shared over every board of the part (what a start without
   symmetry, and every start until now, runs);
-- after, plain: two_bit_orbits.expand_orbits with no symmetry (the kernel alone);
+- the orbit kernel with no symmetry (a check that it marks what `before` marks; a start
+  without symmetry runs `before`, the faster of the two);
 - after, orbits: expand_orbits for START's stabilizer, on the same part with every
   non-canonical board cleared (the array of a run that keeps one board per orbit).
 "Boards a CPU second" counts boards of the level done: each canonical board stands for
@@ -64,8 +65,8 @@ def side_by_side(start_keys: list[str], slice_bits: int, share: int, rounds: int
     def after(perms):
         return lambda lo, hi, offset: expand_orbits(cells, words, 2, N, K, geo, perms, lo, hi, Budget().control, reserve, offset, fold)
 
-    kinds = {"before": (plain, before), "after, no symmetry": (plain, after(none))}
-    boards = {"before": piece.frontier(), "after, no symmetry": piece.frontier()}
+    kinds = {"before": (plain, before), "orbit kernel, no symmetry": (plain, after(none))}
+    boards = {"before": piece.frontier(), "orbit kernel, no symmetry": piece.frontier()}
     symmetries = {}
     for key in start_keys:
         names, perms = stabilizer(model.parse_start(key).board, 5, 9)
@@ -82,7 +83,7 @@ def side_by_side(start_keys: list[str], slice_bits: int, share: int, rounds: int
             done[name] = _over_parts(kernel, piece)
             if round_:
                 cpu[name].append(time.process_time() - began)
-    assert done["after, no symmetry"] == done["before"] and done["before"][0] == boards["before"]
+    assert done["orbit kernel, no symmetry"] == done["before"] and done["before"][0] == boards["before"]
     rate = {name: boards[name] / statistics.median(cpu[name]) for name in kinds}
     print(f"5 x 9 slice of {piece.size:,} boards ({cells.nbytes / 2**20:.0f} MiB), 1/{share} of it expanded in {len(piece.parts)} parts "
           f"from all over the rank space, {rounds} rounds (CPU seconds, medians):")
@@ -139,7 +140,7 @@ def project(rates: dict, io: dict, start_keys: list[str], args) -> dict:
           f"scans {io['scan_bytes_per_cpu_second'] / 1e9:.1f} GB a CPU second, encoding {1e9 * io['encode_cpu_seconds_per_board']:.1f} ns a board):")
     here = {key: plan_start(key, rates[f"after, {key}"], io, args.cores, args.efficiency, args.levels) for key in start_keys}
     here["before, no symmetry"] = plan_start("font5x9:A", rates["before"], io, args.cores, args.efficiency, args.levels, show=lambda line: print(line + "  (before)"))
-    by_order = {1: rates["after, no symmetry"]}
+    by_order = {1: rates["before"]}  # a start without symmetry runs the plain kernel
     for key in start_keys:
         by_order[len(stabilizer(model.parse_start(key).board, 5, 9)[0]) + 1] = rates[f"after, {key}"]
     font = model.fonts()["font5x9"]

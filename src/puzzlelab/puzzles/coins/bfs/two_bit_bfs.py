@@ -141,7 +141,11 @@ class TwoBitRun:
             self._release()
             raise
         self.words = self.cells[: self.nwords * 8].view(np.uint64)
-        self.state = self._load_state() if resume else None
+        try:
+            self.state = self._load_state() if resume else None
+        except InvalidInstance:
+            self.close()  # a damaged members field: let the folder go before saying so
+            raise
         self.resumed = self.state is not None
         # state.json's counts are checked against the level files (_rebuild), and its claim that
         # the search finished by the first level grown, which must then be empty.
@@ -192,6 +196,8 @@ class TwoBitRun:
         if not same or state.get("symmetry", []) != fresh["symmetry"]:
             return None
         state.setdefault("members", list(state["counts"]) if not self.symmetries else None)
+        if isinstance(state["members"], list) and isinstance(state["counts"], list):
+            state["members"] = state["members"][: len(state["counts"])]  # levels past the counted ones are grown again
         if not _members(state["members"], state["counts"], self.perms.shape[0] + 1):
             raise InvalidInstance(f"workdir {self.workdir}: its state.json is damaged (members: expected, for each level, "
                                   "its boards times at most the orbit size); remove the folder to start afresh", "workdir")

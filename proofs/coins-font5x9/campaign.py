@@ -117,12 +117,13 @@ def _provenance(solved: dict, font: str, puzzles: int) -> dict[str, Any]:
         "generator": f"python proofs/{HERE.name}/campaign.py ship",
         "puzzles": puzzles,
         "of": len(model.catalog_names(font)),
-        "starts": {s: {"wall_seconds": run.get("seconds"), "cpu_seconds": run.get("cpu_seconds"),
+        "starts": {s: {"wall_seconds": run.get("seconds"), "level_wall_seconds": run.get("level_wall_seconds"), "cpu_seconds": run.get("cpu_seconds"),
                        "peak_memory_bytes": run.get("peak_memory_bytes"), "levels": run.get("levels"), "threads": run.get("threads"),
                        "symmetry": run.get("symmetry")} for s, run in starts.items()},
         "wall_seconds_total": round(sum(run.get("seconds") or 0 for run in starts.values()), 3),
         "cpu_seconds_total": round(sum(run.get("cpu_seconds") or 0 for run in starts.values()), 3),
-        "memory_note": "peak_memory_bytes is the peak resident memory of the run's last process (a resumed run: of its last session)",
+        "figures_note": "wall_seconds and peak_memory_bytes are the run's last process's (a resumed run: its last session); "
+        "level_wall_seconds and cpu_seconds add up every level, in every session",
     }
 
 

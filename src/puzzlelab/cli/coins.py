@@ -56,8 +56,10 @@ def bfs(
 
     Example: puzzlelab coins bfs font5x7:A
     """
+    from puzzlelab.core.memory import peak_memory_bytes
     from puzzlelab.puzzles.coins.bfs.byte_bfs import MODES
     from puzzlelab.puzzles.coins.bfs.engine import open_bfs_run
+    from puzzlelab.puzzles.coins.bfs.two_bit_bfs import TwoBitRun
 
     with user_errors():
         if mode not in MODES:
@@ -86,6 +88,12 @@ def bfs(
             "boards": sum(outcome.levels),
             "finished": outcome.finished,
             "seconds": round(outcome.seconds, 3),
+            # every level's figures, resumed runs' levels too; the peak is this process's
+            "level_wall_seconds": round(sum(row.get("seconds", 0.0) for row in outcome.history), 3),
+            "cpu_seconds": round(sum(row.get("cpu_seconds", 0.0) for row in outcome.history), 3),
+            "peak_memory_bytes": peak_memory_bytes(),
+            "engine": "twobit" if isinstance(run, TwoBitRun) else "byte",
+            "threads": run.threads,
             "symmetry": run.symmetries,
             "workdir": str(folder),
             "targets": rows,

@@ -17,7 +17,8 @@ from typing import Any
 
 from puzzlelab.core.errors import InvalidInstance
 
-__all__ = ["DEFAULT_SHARE", "machine_memory", "machine_available", "share_of_machine", "available_to", "format_bytes", "require_memory"]
+__all__ = ["DEFAULT_SHARE", "machine_memory", "machine_available", "share_of_machine", "available_to", "format_bytes", "require_memory",
+           "peak_memory_bytes"]
 
 _FALLBACK = 8 * 10**9  # where the system says nothing
 # Of the machine's memory, what one run may take when nothing states a bound (the
@@ -81,6 +82,16 @@ def available_to(budget: Any = None) -> tuple[int, str]:
     allowed, kind = (int(bound), "allowed") if bound else (int(machine_memory() * DEFAULT_SHARE), "allowed (half of this machine's memory)")
     available = machine_available()
     return (allowed, kind) if allowed <= available else (available, "available")
+
+
+def peak_memory_bytes() -> int | None:
+    """This process's peak resident memory so far (Linux reports kB; None where the
+    system has no figure), for the provenance of long runs."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
 
 
 def format_bytes(nbytes: float) -> str:

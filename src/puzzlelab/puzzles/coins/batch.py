@@ -292,7 +292,7 @@ def _bfs_task_memory(font_name: str) -> int:
     node runs only as many starts as fit (5 x 9: one per node below 37 GB)."""
     from puzzlelab.puzzles.coins.bfs.byte_array import CpuLevelKernels
     from puzzlelab.puzzles.coins.bfs.two_bit import two_bit_bytes
-    from puzzlelab.puzzles.coins.bfs.two_bit_bfs import ALLOWANCE
+    from puzzlelab.puzzles.coins.bfs.two_bit_budget import ALLOWANCE
 
     font = model.fonts()[font_name]
     boards = math.comb(font["width"] * font["height"], model.popcount(next(iter(font["glyphs"].values()))))

@@ -1,7 +1,8 @@
 """The shipped table of optimal solutions of a font's puzzles, and its reader.
 
-`data/font5x7_optimal.json` holds, for each font5x7 puzzle the project's own campaign
-has solved, its optimal number of moves and one optimal move list. Each length was
+`data/font5x7_optimal.json` (and `data/font5x9_optimal.json`, once its starts are
+computed) holds, for each puzzle of the font whose start the project's own campaign has
+searched whole, its optimal number of moves and one optimal move list. Each length was
 proven by a full BFS from the puzzle's start over every board (`puzzlelab coins batch
 --font font5x7 --method bfs`): the target's BFS level is its distance, so no shorter
 list exists. The file is written by `proofs/coins-font5x7/campaign.py ship` from the
@@ -48,7 +49,10 @@ __all__ = [
 
 FORMAT = "puzzlelab coins optimal table 1"
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # one character a cell
-TABLE_FILES = {"font5x7": "font5x7_optimal.json"}  # font -> its file in data/
+# font -> its file in data/, for the fonts whose file ships (font5x9's once a whole start
+# has been computed: proofs/coins-font5x9/campaign.py ship)
+TABLE_FILES = {font: name for font, name in (("font5x7", "font5x7_optimal.json"), ("font5x9", "font5x9_optimal.json"))
+               if resources.files("puzzlelab.puzzles.coins").joinpath("data", name).is_file()}
 MAX_MOVES = 255  # far above any font puzzle's optimum (the longest known is in the 30s)
 _KEY = re.compile(r"^(\S)-(\S)$")
 

@@ -70,6 +70,7 @@ def table_result(table: OptimalTable, entry: TableEntry) -> Result:
             "first_recorded_in": start.get("first_recorded_in"),
             "start_bfs_wall_seconds": start.get("wall_seconds"),
             "start_bfs_cpu_seconds": start.get("cpu_seconds"),
+            "start_bfs_peak_memory_bytes": start.get("peak_memory_bytes"),
             "shipped": facts.get("shipped"),
         },
     }

@@ -280,7 +280,7 @@ def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, perms
     before it is probed (symmetry.canonical_move_ranks), so a start with one mirror
     generates half the children, and a new board counts for its whole orbit."""
     symmetric = perms.shape[0] > 0
-    perms_all, frame_scratch, index, frame_board, frame_rank = frame_workspace_njit(perms)
+    perms_all, frame_scratch, index, frame_board, frame_rank, safe, images = frame_workspace_njit(perms)
     row = np.empty(reserve, dtype=np.int64)
     masks = np.empty(reserve, dtype=np.uint64)
     scratch = np.empty((3, 66), dtype=np.int64)
@@ -301,7 +301,7 @@ def expand_push_bits(levels, words, dirty, seen, stored, n, k, total, geo, perms
         while True:
             if levels[r] == stored:
                 if symmetric:
-                    count = canonical_move_ranks(mask, r, geo, perms_all, frame_scratch, index, frame_board, frame_rank, row, masks)
+                    count = canonical_move_ranks(mask, r, geo, perms_all, frame_scratch, index, frame_board, frame_rank, safe, images, row, masks)
                     for i in range(count):
                         if _claim_shared(row[i], seen, levels, dirty, new_byte):
                             marked += orbit_size(masks[i], perms)

@@ -50,5 +50,5 @@ def open_bfs_run(start: Start, workdir: str | os.PathLike, *, engine: str = "aut
     if engine == "auto":
         engine = choose_engine(start, workdir, max_memory_bytes)
     if engine == "twobit":
-        return TwoBitRun(start, workdir, max_memory_bytes=max_memory_bytes, resume=resume, threads=threads)
+        return TwoBitRun(start, workdir, max_memory_bytes=max_memory_bytes, resume=resume, symmetry=symmetry, threads=threads)
     return LevelArrayRun(start, workdir, max_memory_bytes=max_memory_bytes, resume=resume, symmetry=symmetry, threads=threads)

@@ -28,24 +28,26 @@ found in level file L - 1; stepping to it and repeating reaches the start in exa
 each a legal move, which is optimal since L is the board's distance. Each step reads one
 segment of one level file (its CRC checked first).
 
-Up-front refusal. The memory needed is the array plus a fixed allowance; the disk needed
-is estimated by assuming a 5 x 9 start's level sizes, as fractions of all boards, are
-those of the 5 x 7 start font5x7:A (LEVEL_FRACTIONS, from the byte-array campaign: 96%
-of the boards reached in 20 levels), each level coded as bfs/level_file.py codes it. For
-5 x 9 that is about 47 GB. A run that lacks either is refused before anything is made,
-with the figures.
+Orbits. When a mirror or a turn of the board fixes the start (`symmetry`, the default),
+the array and the level files hold only each orbit's canonical board
+(bfs/two_bit_orbits.py): about a half or a quarter of the boards are expanded and
+written. `state.json`'s `counts` are the boards each level file holds, its `members`
+the boards of their orbits (the levels of the run that keeps every board); a board's
+level is its canonical member's, and a path steps back to a predecessor whose canonical
+member is in the level file below.
+
+Up-front refusal. The memory needed is the array plus a fixed allowance; the disk
+needed is estimated by bfs/two_bit_budget.py (5 x 9: about 47 GB, or a half or a
+quarter of that with orbits). A run that lacks either is refused before anything is
+made, with the figures.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import math
-import mmap
 import os
 import shutil
-import tempfile
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -60,8 +62,11 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, no_progress, throttle
 from puzzlelab.puzzles.coins.bfs.byte_bfs import BfsOutcome
-from puzzlelab.puzzles.coins.bfs.level_file import SPAN_RANKS, SPAN_WORDS, CorruptLevelFile, LevelFileReader, LevelFileWriter, encode_span, segment_bytes
+from puzzlelab.puzzles.coins.bfs.level_file import SPAN_WORDS, CorruptLevelFile, LevelFileReader, LevelFileWriter, encode_span
+from puzzlelab.puzzles.coins.bfs.symmetry import canonical, stabilizer
 from puzzlelab.puzzles.coins.bfs.two_bit import OLD, expand_shared, two_bit_bytes
+from puzzlelab.puzzles.coins.bfs.two_bit_budget import LEVEL_FRACTIONS, disk_estimate, gb, memory_needed, node_lock, zeroed
+from puzzlelab.puzzles.coins.bfs.two_bit_orbits import expand_orbits
 from puzzlelab.puzzles.coins.bfs.workdir import confirm_finished, lock_workdir, prepare_workdir, unlock_workdir
 from puzzlelab.puzzles.coins.kernels import backward_list, geometry, max_moves
 from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
@@ -70,13 +75,7 @@ from puzzlelab.puzzles.coins.model import Start, boards_to_moves, popcount
 __all__ = ["TwoBitRun", "FORMAT", "memory_needed", "disk_estimate", "code_of", "LEVEL_FRACTIONS"]
 
 FORMAT = "puzzlelab coins two-bit bfs 2"  # 2: level files named level_NNN
-ALLOWANCE = 256 * 2**20  # interpreter, numba, thread buffers, segments in flight
 MAX_THREADS = 1024
-# font5x7:A's level sizes / C(35, 12) (campaign store, 2026-11-25): the disk estimate's
-# assumption for other boards.
-_A_LEVELS = (1, 112, 3571, 44666, 296206, 1241890, 3761911, 9110704, 19040247, 35623895, 60022996, 90749092,
-             118869505, 129344493, 118294331, 93719507, 62111748, 34809068, 17631314, 7601216)
-LEVEL_FRACTIONS = tuple(n / math.comb(35, 12) for n in _A_LEVELS)
 
 
 def code_of(level: int) -> int:
@@ -84,42 +83,11 @@ def code_of(level: int) -> int:
     return 2 + (level & 1)
 
 
-def memory_needed(boards: int) -> int:
-    return two_bit_bytes(boards) + ALLOWANCE
-
-
-def disk_estimate(boards: int) -> int:
-    """Bytes of all level files of one start, under the LEVEL_FRACTIONS assumption."""
-    spans = -(-boards // SPAN_RANKS)
-    per_level = [spans * segment_bytes(max(1, round(f * SPAN_RANKS)), SPAN_RANKS) if f * boards >= 1 else 64 for f in LEVEL_FRACTIONS]
-    return sum(per_level) + len(LEVEL_FRACTIONS) * (spans * 32 + 128)
-
-
-def _gb(n: float) -> str:
-    return f"{n / 1e9:.1f} GB"
-
-
-@contextlib.contextmanager
-def _node_lock() -> Iterator[None]:
-    """A lock per machine (a file in the temporary folder), held while a run checks the
-    memory free and takes it: two starts that a cluster puts on one node at once (Ray's
-    tasks ask for one CPU) do not both see the memory free."""
-    path = Path(tempfile.gettempdir()) / "puzzlelab-coins-two-bit.lock"
-    with open(path, "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
-def _zeroed(nbytes: int, huge: bool = True) -> tuple[mmap.mmap, np.ndarray]:
-    """Zeroed anonymous memory, advised to use huge pages (fewer TLB misses on the random
-    probes, as bfs/byte_store.py's `ram`) unless `huge` is false."""
-    buf = mmap.mmap(-1, max(nbytes, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if huge and hasattr(mmap, "MADV_HUGEPAGE"):
-        buf.madvise(mmap.MADV_HUGEPAGE)
-    return buf, np.frombuffer(buf, dtype=np.uint8)[:nbytes]
+def _members(members: Any, counts: list, orbit: int) -> bool:
+    """Whether state.json's `members` can be the orbit members of levels of `counts`
+    boards (each level's boards times 1 to `orbit`)."""
+    return (isinstance(members, list) and len(members) == len(counts)
+            and all(is_whole(m) and c <= m <= c * orbit for m, c in zip(members, counts)))
 
 
 class TwoBitRun:
@@ -132,10 +100,9 @@ class TwoBitRun:
     `span_words` (a power of two) sets the spans the threads share out and the level file
     files' segments: small spans let tests make threads collide on small boards."""
 
-    symmetries: list[str] = []  # every board is stored (no orbits)
-
     def __init__(self, start: Start, workdir: str | os.PathLike, *, max_memory_bytes: int | None = None, resume: bool = True,
-                 threads: int | None = None, sync: bool = False, touch: bool = True, span_words: int = SPAN_WORDS):
+                 threads: int | None = None, sync: bool = False, touch: bool = True, span_words: int = SPAN_WORDS,
+                 symmetry: bool = True):
         if threads is not None and (not is_whole(threads) or not 0 <= threads <= MAX_THREADS):
             raise InvalidInstance(f"threads: expected a whole number from 0 (every core) to {MAX_THREADS}, got {threads!r}", "threads")
         self.threads = threads or cores_available()
@@ -143,6 +110,9 @@ class TwoBitRun:
         self.cells_n = start.width * start.height
         self.coins = popcount(start.board)
         self.total = math.comb(self.cells_n, self.coins)
+        names, perms = stabilizer(start.board, start.width, start.height)
+        self.symmetries: list[str] = names if symmetry else []
+        self.perms = perms if symmetry else perms[:0]
         self.nbytes = two_bit_bytes(self.total)
         self.nwords = self.nbytes // 8
         if span_words < 1 or span_words & (span_words - 1):
@@ -159,19 +129,23 @@ class TwoBitRun:
         self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="coins-two-bit") if self.threads > 1 else None
         self._readers: dict[int, LevelFileReader] = {}
         try:
-            with _node_lock():  # check and claim the memory as one step per machine
+            with node_lock():  # check and claim the memory as one step per machine
                 self._check_fits(max_memory_bytes)
-                self._buffer, self.cells = _zeroed(self.nbytes, huge=touch)
+                self._buffer, self.cells = zeroed(self.nbytes, huge=touch)
                 if touch:
                     self.cells[:] = 0  # take every page now: the next start's check sees it taken
         except (MemoryError, OSError) as exc:
             self._release()
-            raise InvalidInstance(f"bfs: the two-bit array of {_gb(self.nbytes)} could not be set up ({type(exc).__name__})", "instance", 413) from None
+            raise InvalidInstance(f"bfs: the two-bit array of {gb(self.nbytes)} could not be set up ({type(exc).__name__})", "instance", 413) from None
         except InvalidInstance:
             self._release()
             raise
         self.words = self.cells[: self.nwords * 8].view(np.uint64)
-        self.state = self._load_state() if resume else None
+        try:
+            self.state = self._load_state() if resume else None
+        except InvalidInstance:
+            self.close()  # a damaged members field: let the folder go before saying so
+            raise
         self.resumed = self.state is not None
         # state.json's counts are checked against the level files (_rebuild), and its claim that
         # the search finished by the first level grown, which must then be empty.
@@ -193,24 +167,25 @@ class TwoBitRun:
         needed = memory_needed(self.total)
         folder = self.workdir if self.workdir.exists() else next((p for p in self.workdir.parents if p.exists()), Path("."))
         existing = sum(p.stat().st_size for p in self.workdir.glob("level_*")) if self.workdir.is_dir() else 0
-        estimate = disk_estimate(self.total)
+        estimate = disk_estimate(self.total, self.perms.shape[0] + 1)
         free = shutil.disk_usage(folder).free
         what = (
-            f"bfs: one start of C({self.cells_n}, {self.coins}) = {self.total:,} boards needs {_gb(needed)} of memory "
-            f"(the two-bit array, {_gb(self.nbytes)}) and about {_gb(estimate)} of disk for its level files"
+            f"bfs: one start of C({self.cells_n}, {self.coins}) = {self.total:,} boards needs {gb(needed)} of memory "
+            f"(the two-bit array, {gb(self.nbytes)}) and about {gb(estimate)} of disk for its level files"
+            + (f" (one board per orbit of {', '.join(self.symmetries)})" if self.symmetries else "")
         )
         if needed > available:
-            raise InvalidInstance(f"{what}; memory is short: {limit} is {_gb(available)} (solve single puzzles with --method bidir)", "instance", 413)
+            raise InvalidInstance(f"{what}; memory is short: {limit} is {gb(available)} (solve single puzzles with --method bidir)", "instance", 413)
         if estimate - existing > free:
-            raise InvalidInstance(f"{what}; disk is short: {_gb(free)} free at {folder}" + (f" beside {_gb(existing)} of level files" if existing else ""), "workdir", 413)
+            raise InvalidInstance(f"{what}; disk is short: {gb(free)} free at {folder}" + (f" beside {gb(existing)} of level files" if existing else ""), "workdir", 413)
 
     def _check_folder(self) -> None:
         prepare_workdir(self.workdir, FORMAT, "the level files", "two-bit coins bfs run")
 
     def _fresh_state(self) -> dict[str, Any]:
         return {"format": FORMAT, "width": self.start.width, "height": self.start.height, "coins": self.coins,
-                "start": hex(self.start.board), "boards": self.total, "span_words": self.span_words, "counts": [1],
-                "finished": False, "history": []}
+                "start": hex(self.start.board), "boards": self.total, "span_words": self.span_words, "symmetry": list(self.symmetries),
+                "counts": [1], "members": [1], "finished": False, "history": []}
 
     def _load_state(self) -> dict[str, Any] | None:
         if not self.state_path.exists():
@@ -218,7 +193,15 @@ class TwoBitRun:
         state = json.loads(self.state_path.read_text())
         fresh = self._fresh_state()
         same = all(state.get(key) == fresh[key] for key in ("format", "width", "height", "coins", "start", "boards", "span_words"))
-        return state if same else None
+        if not same or state.get("symmetry", []) != fresh["symmetry"]:
+            return None
+        state.setdefault("members", list(state["counts"]) if not self.symmetries else None)
+        if isinstance(state["members"], list) and isinstance(state["counts"], list):
+            state["members"] = state["members"][: len(state["counts"])]  # levels past the counted ones are grown again
+        if not _members(state["members"], state["counts"], self.perms.shape[0] + 1):
+            raise InvalidInstance(f"workdir {self.workdir}: its state.json is damaged (members: expected, for each level, "
+                                  "its boards times at most the orbit size); remove the folder to start afresh", "workdir")
+        return state
 
     def _save_state(self) -> None:
         write_atomic(self.state_path, json.dumps(self.state, indent=1), "workdir checkpoint", "workdir")
@@ -301,7 +284,7 @@ class TwoBitRun:
         if getattr(self, "_stale", False):
             self._rebuild()
         found = {name: lv for name, board in targets.items() if (lv := self.level_of(board)) >= 0}
-        counts = self.state["counts"]
+        counts, members = self.state["counts"], self.state["members"]
         stopped = False
         while not self.state["finished"]:
             level = len(counts) - 1
@@ -325,29 +308,36 @@ class TwoBitRun:
                         f"workdir {self.workdir}: writing level file {level + 1} failed ({exc.strerror or exc}); "
                         f"levels 0..{level} are kept: make room and run again to resume", "workdir", 507) from None
             counts.append(row["boards"])
+            members.append(row["members"])
             if not row["boards"]:
                 counts.pop()
+                members.pop()
                 self.state["finished"] = True
             self.state["history"].append(row)
             self._save_state()
             for name, board in targets.items():
                 if name not in found and row["boards"] and self._field(board) == code_of(level + 1):
                     found[name] = level + 1
-        return BfsOutcome(levels=list(counts), found=found, finished=bool(self.state["finished"]), stopped=stopped,
+        return BfsOutcome(levels=list(members), found=found, finished=bool(self.state["finished"]), stopped=stopped,
                           seconds=time.perf_counter() - started, history=list(self.state["history"]))
 
     def _grow(self, level: int, budget: Budget, report) -> dict[str, Any] | None:
         """Expand level `level` over every span; its history row, or None when stopped."""
         wall, cpu, nodes = time.perf_counter(), time.process_time(), int(budget.control[NODES])
-        code, marked, expanded, stopped = code_of(level), 0, 0, False
-        args = (self.cells, self.words, code, self.cells_n, self.coins, self.total, self.geo)
+        code, marked, weight, expanded, stopped = code_of(level), 0, 0, 0, False
+        args = (self.cells, self.words, code, self.cells_n, self.coins, self.geo, self.perms)
 
         def expand(i: int):
             lo, hi = self._span(i)
-            return hi, expand_shared(*args, lo, hi, budget.control, self.reserve, 0, -1)
+            if not self.symmetries:  # every board: the plain kernel (no orbit arithmetic to carry)
+                reached, did, got = expand_shared(self.cells, self.words, code, self.cells_n, self.coins, self.total, self.geo,
+                                                  lo, hi, budget.control, self.reserve, 0, -1)
+                return hi, (reached, did, got, got)
+            return hi, expand_orbits(*args, lo, hi, budget.control, self.reserve, 0, -1)
 
-        for i, (hi, (reached, did, got)) in self._in_order(expand, self.spans):
+        for i, (hi, (reached, did, got, members)) in self._in_order(expand, self.spans):
             marked += int(got)
+            weight += int(members)
             expanded += int(did)
             stopped = stopped or reached < hi
             elapsed = time.perf_counter() - wall
@@ -355,31 +345,36 @@ class TwoBitRun:
                             stats={"boards": f"{marked:,}", "rate": f"{expanded / max(elapsed, 1e-9) / 1e6:.2f}M expanded/s"}))
         if stopped:
             return None
-        return {"level": level + 1, "threads": self.threads, "boards": marked, "expanded": expanded,
+        return {"level": level + 1, "threads": self.threads, "boards": marked, "members": weight, "expanded": expanded,
                 "generated": int(budget.control[NODES]) - nodes, "seconds": round(time.perf_counter() - wall, 3),
                 "cpu_seconds": round(time.process_time() - cpu, 3)}
 
+    def _stored_rank(self, board) -> int:
+        """The rank the array and the level files hold for a board: its canonical member's."""
+        return int(rank(canonical(np.uint64(board), self.perms)))
+
     def _field(self, board: int) -> int:
-        r = int(rank(np.uint64(board)))
+        r = self._stored_rank(board)
         return int(self.cells[r >> 2] >> (2 * (r & 3))) & 3
 
     def level_of(self, board: int) -> int:
         """Distance of a board from the start, from the level files; -1 when not (yet) reached."""
-        r = int(rank(np.uint64(board)))
+        r = self._stored_rank(board)
         for level in range(len(self.state["counts"])):
             if self.reader(level).contains(r):
                 return level
         return -1
 
     def path(self, board: int) -> list[int]:
-        """Start ... board: from level L, a predecessor found in level file L - 1, L times."""
+        """Start ... board: from level L, a predecessor found (through its canonical member)
+        in level file L - 1, L times: real boards, each one legal move from the last."""
         level = self.level_of(board)
         if level < 0:
             raise ValueError("board not reached")
         boards = [board]
         for below in range(level - 1, -1, -1):
             level_file = self.reader(below)
-            step = next((int(c) for c in backward_list(np.uint64(board), self.geo, self.reserve) if level_file.contains(int(rank(np.uint64(c))))), None)
+            step = next((int(c) for c in backward_list(np.uint64(board), self.geo, self.reserve) if level_file.contains(self._stored_rank(c))), None)
             if step is None:
                 raise AssertionError(f"two-bit bfs: no predecessor in level file {below} (the level files are inconsistent)")
             board = step

@@ -4,7 +4,7 @@ sorted keys in blocks, XOR-coded, a byte each for the penalty and the least pena
 still to come), on the same min passes (levels 1..k of order n under one bound), in one
 process, the two forms alternated.
 
-    python benchmarks/bench_hexagon_tables.py [--order 8] [--level 2] [--bound 19] [--repeats 3]
+    python benchmarks/bench_hexagon_tables.py [--order 8] [--level 2] [--bound 19] [--repeats 3] [--blocks 32]
 
 Prints for each form the bytes a state of the level-k pass takes (compact: as kept
 during the pass, and after the fill drops the states with nothing within reach), the
@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_json  # noqa: E402
 
 from puzzlelab.core.result import Budget  # noqa: E402
+from puzzlelab.puzzles.hexagon.rowdp import compact as compact_tables  # noqa: E402
 from puzzlelab.puzzles.hexagon.rowdp import dp, forms  # noqa: E402
 
 N13_STEPS = 469
@@ -37,9 +38,12 @@ N13_SEEN_PEAK = 16_800_000  # n = 13, level 1 under the bound 30: states a table
 
 
 def one_pass(n: int, level: int, bound: int, kind: str) -> dict:
-    """The min passes up to `level` in tables of `kind`: seconds, states and bytes of
-    the level's tables, and what the proof needs (lowest per step, the first grids)."""
-    dp.TABLES = kind
+    """The min passes up to `level` in tables of `kind` ("wide", or "compact" with its
+    block size: "compact-32"): seconds (wall and CPU), states and bytes of the level's
+    tables, and what the proof needs (the states per step, the first grids)."""
+    dp.TABLES = kind.split("-")[0]
+    if kind.startswith("compact-"):
+        compact_tables.BLOCK = int(kind.split("-")[1])
     before_fill = {}
     fill = forms.fill_futures
 
@@ -51,16 +55,16 @@ def one_pass(n: int, level: int, bound: int, kind: str) -> dict:
     forms.fill_futures = measured_fill
     try:
         stats = dp.DPStats()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         guide = dp._guides(n, level, bound, Budget(), stats)
-        seconds = time.perf_counter() - t0
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     finally:
         forms.fill_futures = fill
     steps = len(guide[1])
     states = sum(stats.sizes[-steps:])
     low = int(forms.penalties(guide[1][-1]).min())
     grids = dp._walk(n, guide, low, True, 8, allow_more=True)
-    return {"seconds": seconds, "states": states, "peak": max(stats.sizes[-steps:]), "bytes": guide[1].bytes,
+    return {"seconds": seconds, "cpu": cpu, "states": states, "peak": max(stats.sizes[-steps:]), "bytes": guide[1].bytes,
             "bytes_in_pass": before_fill.get("bytes", guide[1].bytes), "sizes": stats.sizes, "grids": grids}
 
 
@@ -80,39 +84,46 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=2)
     parser.add_argument("--bound", type=int, default=19, help="the penalty bound (n = 8's level-3 proof: 19)")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--blocks", default="32", help="compact block sizes to run, comma-separated (the first is the one projected)")
     parser.add_argument("--disk-gb", type=float, default=70.0)
     parser.add_argument("--memory-gb", type=float, default=24.0)
     args = parser.parse_args()
-    runs: dict[str, list[dict]] = {"wide": [], "compact": []}
+    kinds = ["wide", *(f"compact-{b}" for b in args.blocks.split(","))]
+    runs: dict[str, list[dict]] = {kind: [] for kind in kinds}
     for _ in range(args.repeats):
-        for kind in runs:
+        for kind in kinds:
             runs[kind].append(one_pass(args.order, args.level, args.bound, kind))
-    wide, compact = runs["wide"][-1], runs["compact"][-1]
+    wide = runs["wide"][-1]
     same = all(r["grids"] == wide["grids"] and r["sizes"] == wide["sizes"] for rs in runs.values() for r in rs)
     states = wide["states"]
-    per_state = {"wide": wide["bytes"] / states, "compact in the pass": compact["bytes_in_pass"] / states, "compact filled": compact["bytes"] / states}
+    per_state = {"wide": wide["bytes"] / states}
+    for kind in kinds[1:]:
+        per_state[f"{kind} in the pass"] = runs[kind][-1]["bytes_in_pass"] / states
+        per_state[f"{kind} filled"] = runs[kind][-1]["bytes"] / states
     seconds = {kind: statistics.median(r["seconds"] for r in rs) for kind, rs in runs.items()}
+    cpu = {kind: statistics.median(r["cpu"] for r in rs) for kind, rs in runs.items()}
     load = os.getloadavg()[0]
     print(f"n = {args.order}, levels 1..{args.level} under the bound {args.bound}: level {args.level}'s tables hold {states:,} states "
           f"(peak {wide['peak']:,} a table); same answers in both forms: {same}; load average {load:.1f}")
     for kind, value in per_state.items():
-        print(f"  {kind:20s} {value:7.2f} bytes a state   ({value and per_state['wide'] / value:5.1f}x smaller than wide)")
+        ratio = f"({per_state['wide'] / value:.1f}x fewer than wide)" if kind != "wide" else ""
+        print(f"  {kind:20s} {value:7.2f} bytes a state   {ratio}")
     for kind, value in seconds.items():
-        print(f"  {kind:20s} {value:7.1f} s wall (median of {args.repeats})")
-    print(f"  time compact / wide: {seconds['compact'] / seconds['wide']:.2f}")
+        print(f"  {kind:20s} {value:7.1f} s wall, {cpu[kind]:7.1f} s CPU (medians of {args.repeats}); "
+              f"over wide: {value / seconds['wide']:.2f} wall, {cpu[kind] / cpu['wide']:.2f} CPU")
     mean_over_peak = states / (wide["peak"] * _steps(args.order))
     disk, memory = args.disk_gb * 1e9, args.memory_gb * 1e9
     # memory a state of the peak step: its hash table (up to 4 slots a state at 36 bytes, n = 13 level 3 having 3 key
     # words) and the step's input: the hash table before it (wide), or its sorted entries and the sort's scratch (compact)
     verdicts = {"wide": project(per_state["wide"], per_state["wide"], 4 * 36 + 4 * 36, mean_over_peak, disk, memory),
-                "compact": project(per_state["compact in the pass"], per_state["compact filled"], 4 * 36 + 36 + 36, mean_over_peak, disk, memory)}
-    print(f"Projection, a level-3 proof at n = 13 ({N13_STEPS} cells a pass, two levels' tables on disk at once, a table's mean "
+                "compact": project(per_state[f"{kinds[1]} in the pass"], per_state[f"{kinds[1]} filled"], 4 * 36 + 36 + 36, mean_over_peak, disk, memory)}
+    print(f"Projection, a level-3 proof at n = 13 ({N13_STEPS} cells a pass, a level in progress beside the filled one below, a table's mean "
           f"{mean_over_peak:.2f} of its pass's peak as measured here; {args.disk_gb:.0f} GB disk, {args.memory_gb:.0f} GB memory):")
     for kind, v in verdicts.items():
         print(f"  {kind:8s} fits a peak of {min(v['disk_peak'], v['memory_peak']) / 1e6:7.1f} million states a table "
               f"(disk {v['disk_peak'] / 1e6:.1f}, memory {v['memory_peak'] / 1e6:.1f}); the n = 13 runs passed {N13_SEEN_PEAK / 1e6:.1f} million "
               f"by cell 132 and still grew: {'may fit' if v['fits_seen'] else 'does not fit'}")
-    write_json("bench_hexagon_tables", {"args": vars(args), "per_state": per_state, "seconds": seconds, "same": same, "states": states,
+    write_json("bench_hexagon_tables", {"args": vars(args), "per_state": per_state, "seconds": seconds, "cpu": cpu, "same": same, "states": states,
                                         "peak": wide["peak"], "mean_over_peak": mean_over_peak, "projection": verdicts, "load": load})
 
 

@@ -31,24 +31,26 @@ def _near(words: int):
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 3).flatmap(lambda w: st.tuples(st.just(w), st.one_of(_near(w), st.lists(st.lists(WORD, min_size=w, max_size=w), min_size=1, max_size=200)),
-                                                     st.lists(st.lists(WORD, min_size=w, max_size=w), max_size=30))))  # fmt: skip
-def test_encoding_round_trips_and_lookup_is_set_membership(case):
+                                                     st.lists(st.lists(WORD, min_size=w, max_size=w), max_size=30))),
+       st.sampled_from([1, 2, 7, 32]))  # fmt: skip
+def test_encoding_round_trips_and_lookup_is_set_membership(case, block):
     words, rows, probes = case
     keys = _keys(words, rows)
     pens = np.arange(keys.shape[0], dtype=np.int64) % (compact.MAX_BOUND + 1)
     futures = (np.arange(keys.shape[0], dtype=np.int64) * 7) % (compact.FAR + 1)
-    buffer = compact.encode(keys, pens, futures)
+    buffer = compact.encode(keys, pens, futures, block)
+    assert compact.block_of(buffer) == block
     heads, starts, pen, future, xors = compact.views(buffer)
-    assert np.array_equal(compact.decode_keys(heads, starts, xors, keys.shape[0]), keys)
+    assert np.array_equal(compact.decode_keys(heads, starts, xors, keys.shape[0], block), keys)
     assert np.array_equal(pen, pens) and np.array_equal(future, futures)
     cur = np.zeros(words, dtype=np.uint64)
     for index, key in enumerate(keys):
-        assert compact.lookup(heads, starts, xors, key, cur) == index
+        assert compact.lookup(heads, starts, xors, block, key, cur) == index
     present = {tuple(int(x) for x in key) for key in keys}
     neighbours = [[int(key[0]) ^ 1, *(int(x) for x in key[1:])] for key in keys[:10]]  # one bit off a key: mostly absent
     for probe in probes + neighbours:
         key = np.array(probe[:words], dtype=np.uint64)
-        found = compact.lookup(heads, starts, xors, key, cur)
+        found = compact.lookup(heads, starts, xors, block, key, cur)
         assert (found >= 0) == (tuple(int(x) for x in key) in present)
         if found >= 0:
             assert np.array_equal(keys[found], key)
@@ -120,7 +122,7 @@ def test_compact_tables_hold_the_wide_tables_figures(monkeypatch, n, level, boun
     for (tk, tp, tv), table in zip(wide, small):
         kept = (tp >= 0) & (tv < compact.FAR)
         expected = {tuple(int(x) for x in key): (int(p), int(v)) for key, p, v in zip(tk[kept], tp[kept], tv[kept])}
-        keys = compact.decode_keys(table.heads, table.starts, table.xors, table.states)
+        keys = compact.decode_keys(table.heads, table.starts, table.xors, table.states, table.block)
         found = {tuple(int(x) for x in key): (int(p), int(v)) for key, p, v in zip(keys, table.pens, table.futures)}
         assert found == expected
         assert len(found) == table.states  # no repeats

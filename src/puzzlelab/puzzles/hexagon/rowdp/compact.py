@@ -1,5 +1,5 @@
 """Compact tables of the row DP's min passes: the frontiers of a step sorted, in blocks
-of `BLOCK` keys, each block its first key whole and every later key as the XOR with the
+of `BLOCK` (32) keys, each block its first key whole and every later key as the XOR with the
 key before it, in 7-bit groups (LEB128); the penalty and the least penalty still to
 come in a byte each. One table is one byte buffer (so one file, written atomically).
 
@@ -31,9 +31,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["BLOCK", "FAR", "MAX_BOUND", "encode", "views", "decode_keys", "lookup", "dense", "nbytes"]
+__all__ = ["BLOCK", "FAR", "MAX_BOUND", "encode", "views", "block_of", "decode_keys", "lookup", "dense", "nbytes"]
 
-BLOCK = 16
+BLOCK = 32
 FAR = 255  # "255 or more, or never": above every bound a compact table takes
 MAX_BOUND = 254
 HEADER = 64
@@ -133,10 +133,11 @@ def nbytes(states: int, words: int, xor_bytes: int, block: int = BLOCK) -> int:
     return HEADER + 8 * blocks * words + 8 * (blocks + 1) + 2 * states + xor_bytes
 
 
-def encode(keys: np.ndarray, pens: np.ndarray, futures: np.ndarray | None = None, block: int = BLOCK) -> np.ndarray:
+def encode(keys: np.ndarray, pens: np.ndarray, futures: np.ndarray | None = None, block: int | None = None) -> np.ndarray:
     """The buffer of a table from its keys in sorted order (no repeats) and their
     penalties (each 0..MAX_BOUND: a larger one is refused, never wrapped); futures
-    (0..FAR) default to FAR (not filled yet)."""
+    (0..FAR) default to FAR (not filled yet); blocks of `block` keys (BLOCK)."""
+    block = block or BLOCK
     states, words = keys.shape
     if states and (int(pens.min()) < 0 or int(pens.max()) > MAX_BOUND):
         raise ValueError(f"compact table: penalties {int(pens.min())}..{int(pens.max())} do not fit a byte (0..{MAX_BOUND})")
@@ -159,7 +160,7 @@ def views(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     """(heads, starts, pens, futures, xors): views into the buffer, no copy (a
     memory-mapped buffer's futures are written in place)."""
     states, words, block, blocks, xor_bytes = (int(x) for x in buffer[:HEADER].view(np.int64)[:5])
-    if block != BLOCK or buffer.nbytes != nbytes(states, words, xor_bytes, block):
+    if block < 1 or buffer.nbytes != nbytes(states, words, xor_bytes, block):
         raise ValueError(f"compact table: a buffer of {buffer.nbytes} bytes does not hold {states} states in blocks of {block}")
     at = HEADER
     heads = buffer[at : at + 8 * blocks * words].view(np.uint64).reshape(blocks, words)
@@ -170,16 +171,23 @@ def views(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return heads, starts, pen, future, buffer[at + 2 * states :]
 
 
+def block_of(buffer: np.ndarray) -> int:
+    """The block size a table's buffer was written with (its header says)."""
+    return int(buffer[:HEADER].view(np.int64)[2])
+
+
 @numba.njit(cache=True)
-def decode_keys(heads, starts, xors, states):
-    """Every key of a table, in order (states x words)."""
+def decode_keys(heads, starts, xors, states, block):
+    """Every key of a table, in order (states x words). The block size comes from the
+    table's header, not from this module's constant, so that a kernel compiled (and
+    cached) with another constant cannot misread a table."""
     keys = np.zeros((states, heads.shape[1]), dtype=np.uint64)
     cur = np.zeros(heads.shape[1], dtype=np.uint64)
     pos = 0
     for s in range(states):
-        if s % BLOCK == 0:
-            cur[:] = heads[s // BLOCK]
-            pos = starts[s // BLOCK]
+        if s % block == 0:
+            cur[:] = heads[s // block]
+            pos = starts[s // block]
         else:
             pos = _read_xor(xors, pos, cur)
         keys[s] = cur
@@ -187,8 +195,9 @@ def decode_keys(heads, starts, xors, states):
 
 
 @numba.njit(cache=True)
-def lookup(heads, starts, xors, key, cur):
-    """The index of `key` in the table, or -1 (cur: scratch of one key)."""
+def lookup(heads, starts, xors, block, key, cur):
+    """The index of `key` in the table of blocks of `block` keys, or -1 (cur: scratch
+    of one key)."""
     lo, hi = 0, heads.shape[0]
     while lo < hi:  # the last block whose first key is <= key
         mid = (lo + hi) // 2
@@ -201,14 +210,14 @@ def lookup(heads, starts, xors, key, cur):
         return -1
     cur[:] = heads[b]
     if _compare(cur, key) == 0:
-        return b * BLOCK
+        return b * block
     pos, end, j = starts[b], starts[b + 1], 0
     while pos < end:
         pos = _read_xor(xors, pos, cur)
         j += 1
         c = _compare(cur, key)
         if c == 0:
-            return b * BLOCK + j
+            return b * block + j
         if c > 0:
             return -1
     return -1

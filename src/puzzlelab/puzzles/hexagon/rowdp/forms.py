@@ -25,12 +25,12 @@ def guide_arrays(table) -> tuple:
     """The `guide` tuple of kernels.dp_step: (compact, keys, penalties, values, heads,
     starts, futures, xors), the other form's arrays dummies."""
     if isinstance(table, CompactTable):
-        return (True, *_dummy_wide(), table.heads, table.starts, table.futures, table.xors)
-    return (False, *table, *_dummy_compact())
+        return (True, *_dummy_wide(), table.heads, table.starts, table.futures, table.xors, table.block)
+    return (False, *table, *_dummy_compact(), 1)
 
 
 def no_guide() -> tuple:
-    return (False, *_dummy_wide(), *_dummy_compact())
+    return (False, *_dummy_wide(), *_dummy_compact(), 1)
 
 
 def step_input(table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -40,7 +40,7 @@ def step_input(table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return table
     from puzzlelab.puzzles.hexagon.rowdp.compact import decode_keys
 
-    keys = decode_keys(table.heads, table.starts, table.xors, table.states)
+    keys = decode_keys(table.heads, table.starts, table.xors, table.states, table.block)
     return keys, table.pens.astype(np.int32), np.zeros(table.states, dtype=np.int64)
 
 
@@ -86,7 +86,7 @@ def fill_futures(setup, tables: Tables) -> None:
 
 
 def _fill_view(table: CompactTable) -> tuple:
-    return table.heads, table.starts, table.futures, table.xors, table.states
+    return table.heads, table.starts, table.futures, table.xors, table.states, table.block
 
 
 def _prune(tables: Tables, index: int) -> None:
@@ -96,13 +96,13 @@ def _prune(tables: Tables, index: int) -> None:
     keep = table.futures < FAR
     if keep.all():
         return
-    keys = decode_keys(table.heads, table.starts, table.xors, table.states)
+    keys = decode_keys(table.heads, table.starts, table.xors, table.states, table.block)
     tables.replace(index, encode(keys[keep], table.pens[keep], table.futures[keep]))
 
 
-def walk_columns(tables: Tables) -> tuple[bool, tuple]:
-    """(compact, the seven typed lists kernels.walk_grids takes), the tables' arrays in
-    place; the other form's lists hold one dummy each."""
+def walk_columns(tables: Tables) -> tuple[bool, tuple, np.ndarray]:
+    """(compact, the seven typed lists kernels.walk_grids takes, each table's block
+    size), the tables' arrays in place; the other form's lists hold one dummy each."""
     from numba.typed import List
 
     columns = [List() for _ in range(7)]
@@ -113,4 +113,5 @@ def walk_columns(tables: Tables) -> tuple[bool, tuple]:
     dummies = _dummy_wide() if tables.compact else _dummy_compact()
     for column, array in zip(columns[:3] if tables.compact else columns[3:], dummies):
         column.append(array)
-    return tables.compact, tuple(columns)
+    blocks = np.array([table.block for table in tables] if tables.compact else [1], dtype=np.int64)
+    return tables.compact, tuple(columns), blocks

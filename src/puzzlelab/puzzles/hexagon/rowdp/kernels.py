@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from puzzlelab.core.result import should_stop
-from puzzlelab.puzzles.hexagon.rowdp.compact import BLOCK, FAR, _read_xor, lookup
+from puzzlelab.puzzles.hexagon.rowdp.compact import FAR, _read_xor, lookup
 
 __all__ = ["new_table", "dp_step", "fill_future", "fill_future_compact", "walk_grids"]
 
@@ -152,14 +152,14 @@ def _future(guide, key, low, cur, proj, bits, spw, bits2, spw2, slots, same):
     """The least penalty still to come after a frontier, from the table of the lowest
     penalties to the end at this step: of this level (same) or of the level below
     (through the projection); -1 when the frontier is not there (it has no completion
-    within the bound). `guide` is (compact, hk, hp, hv, heads, starts, futures, xors):
-    a wide table (hk, hp, hv) or a compact one (rowdp/compact.py)."""
+    within the bound). `guide` is (compact, hk, hp, hv, heads, starts, futures, xors,
+    block): a wide table (hk, hp, hv) or a compact one (rowdp/compact.py)."""
     if not same:
         _project(key, low, proj, bits, spw, bits2, spw2, slots)
         key = low
-    compact, hk, hp, hv, ch, cs, cf, cx = guide
+    compact, hk, hp, hv, ch, cs, cf, cx, block = guide
     if compact:
-        h = lookup(ch, cs, cx, key, cur)
+        h = lookup(ch, cs, cx, block, key, cur)
         return -1 if h < 0 else np.int64(cf[h])
     h = _find(hk, hp, key, 0, False)
     if hp[h] < 0:
@@ -245,17 +245,17 @@ def fill_future(tk, tp, tv, nk, np_, nv, i, own_slot, own_rem, prev_slot, prev_r
 def fill_future_compact(prev, nxt, i, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw, last):
     """fill_future on compact tables (rowdp/compact.py): the futures of the table
     after step i-1 (`prev`) from the next table (`nxt`), each a tuple (heads, starts,
-    futures, xors, states); FAR stands for FAR or more, and for no completion."""
-    heads, starts, futures, xors, states = prev
-    nh, ns, nf, nx, _ = nxt
+    futures, xors, states, block); FAR stands for FAR or more, and for no completion."""
+    heads, starts, futures, xors, states, block = prev
+    nh, ns, nf, nx, _, nblock = nxt
     cur = np.zeros(heads.shape[1], dtype=np.uint64)
     out = np.zeros(heads.shape[1], dtype=np.uint64)
     scratch = np.zeros(heads.shape[1], dtype=np.uint64)
     pos = 0
     for s in range(states):
-        if s % BLOCK == 0:
-            cur[:] = heads[s // BLOCK]
-            pos = starts[s // BLOCK]
+        if s % block == 0:
+            cur[:] = heads[s // block]
+            pos = starts[s // block]
         else:
             pos = _read_xor(xors, pos, cur)
         best = FAR
@@ -265,7 +265,7 @@ def fill_future_compact(prev, nxt, i, own_slot, own_rem, prev_slot, prev_rem, al
             pen = _transition(cur, 0, v, i, own_slot, own_rem, prev_slot, prev_rem, code_v, code_m, code_of, k, bits, spw, out)
             if pen < 0:
                 continue
-            h = lookup(nh, ns, nx, out, scratch)
+            h = lookup(nh, ns, nx, nblock, out, scratch)
             if h < 0:
                 continue
             rest = 0 if last else np.int64(nf[h])
@@ -275,7 +275,7 @@ def fill_future_compact(prev, nxt, i, own_slot, own_rem, prev_slot, prev_rem, al
 
 
 @numba.njit(cache=True)
-def walk_grids(compact, tables, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw,
+def walk_grids(compact, tables, blocks, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw,
                bound, exact, max_grids):
     """Every grid with penalty <= bound (== bound when exact), as the values of the
     steps in order, by a depth-first walk from the empty frontier that enters a state
@@ -283,8 +283,8 @@ def walk_grids(compact, tables, own_slot, own_rem, prev_slot, prev_rem, allowed,
     no dead end is entered. The min-mode tables of the steps come as typed lists of
     their arrays, in place (memory-mapped ones too: n = 12's tables fill 27 GB, which a
     copy into one array would have to hold in memory): `tables` = (keys, pens, values)
-    of wide tables or (heads, starts, futures, xors) of compact ones, as `compact` says
-    (the other lists hold one dummy). Stops after max_grids grids (and says so by
+    of wide tables or (heads, starts, futures, xors) of compact ones (each in blocks
+    of blocks[step] keys), as `compact` says (the other lists hold one dummy). Stops after max_grids grids (and says so by
     returning max_grids + 1)."""
     tables_k, tables_p, tables_v, c_heads, c_starts, c_futures, c_xors = tables
     steps = own_slot.shape[0]
@@ -323,7 +323,7 @@ def walk_grids(compact, tables, own_slot, own_rem, prev_slot, prev_rem, allowed,
             found += 1
             continue
         if compact:
-            h = lookup(c_heads[depth], c_starts[depth], c_xors[depth], out, scratch)
+            h = lookup(c_heads[depth], c_starts[depth], c_xors[depth], blocks[depth], out, scratch)
             if h < 0 or pen + c_futures[depth][h] > bound:
                 continue
         else:

@@ -58,12 +58,12 @@ class CompactTable:
     """One compact min table (rowdp/compact.py): its byte buffer (in memory or
     memory-mapped from its file) and the views the kernels read."""
 
-    __slots__ = ("buffer", "heads", "starts", "pens", "futures", "xors", "mapped")
+    __slots__ = ("buffer", "heads", "starts", "pens", "futures", "xors", "mapped", "block")
 
     def __init__(self, buffer: np.ndarray, mapped: bool = False):
-        from puzzlelab.puzzles.hexagon.rowdp.compact import views
+        from puzzlelab.puzzles.hexagon.rowdp.compact import block_of, views
 
-        self.buffer, self.mapped = buffer, mapped
+        self.buffer, self.mapped, self.block = buffer, mapped, block_of(buffer)
         self.heads, self.starts, self.pens, self.futures, self.xors = views(buffer)
 
     @property
@@ -191,9 +191,11 @@ class DPCheckpoint:
     passes of levels 1, 2, ... under one bound; a target level only says how many
     levels to run, so one folder serves every target level)."""
 
-    def __init__(self, folder: str | Path, n: int, bound: int, tables: str = "wide"):
-        """`tables`: the form a new folder keeps its tables in; a folder already made
-        keeps its own (`self.tables`; format 1, of an earlier version, holds wide ones)."""
+    def __init__(self, folder: str | Path, n: int, bound: int, tables: str | None = None):
+        """`tables`: the form a new folder keeps its tables in (default: compact where
+        the bound fits a byte); a folder already made keeps its own (`self.tables`;
+        format 1, of an earlier version, holds wide ones)."""
+        tables = tables or table_kind("compact", bound)
         self.folder = Path(folder)
         self.path = self.folder / "manifest.json"
         self.n, self.bound = n, bound

@@ -145,3 +145,13 @@ def test_a_wide_checkpoint_of_the_earlier_format_is_still_read(tmp_path, monkeyp
     path.write_text(json.dumps(manifest))
     with pytest.raises(rowdp_tables.CheckpointMismatch, match="format 7, expected 1 or 2"):
         rowdp.grids_within(N, LEVEL, BOUND, checkpoint=tmp_path)
+    manifest.update(format=2, tables="tight")
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(rowdp_tables.CheckpointMismatch, match=r"damaged \(tables: expected compact or wide\)"):
+        rowdp.grids_within(N, LEVEL, BOUND, checkpoint=tmp_path)
+
+
+def test_a_compact_checkpoint_under_a_bound_past_a_byte_is_refused(tmp_path):
+    rowdp_tables.DPCheckpoint(tmp_path, N, 300, "compact")  # as an edited folder would say
+    with pytest.raises(rowdp_tables.CheckpointMismatch, match="compact tables hold bounds of 0..254 only"):
+        rowdp.grids_within(N, LEVEL, 300, checkpoint=tmp_path)

@@ -9,7 +9,8 @@ Why: a min pass keeps a table per cell, and the wide tables (a hash table with a
 most of their frontier, so the XOR of two is a few bytes, and the penalties of a pass
 never pass its bound. A lookup (is this frontier in the table, and what is still to
 come after it) is a binary search over the blocks' first keys, then a walk through one
-block.
+block. 32 keys a block: 16 took 8% more bytes at the same speed, 64 made the passes
+1.7x slower (n = 8, benchmarks/bench_hexagon_tables.py).
 
 A byte holds the bound only up to `MAX_BOUND`: a pass under a higher bound keeps the
 wide tables (dp.py chooses). The least penalty still to come is kept up to `FAR`; more

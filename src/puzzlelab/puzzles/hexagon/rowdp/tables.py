@@ -148,6 +148,8 @@ def _damaged(manifest: dict) -> str:
     levels, settled = manifest.get("levels"), manifest.get("settled")
     if manifest.get("format") == FORMAT and manifest.get("tables") not in KINDS:
         return "tables: expected compact or wide"
+    if manifest.get("tables") == "compact" and table_kind("compact", manifest.get("bound")) != "compact":
+        return "tables: compact tables hold bounds of 0..254 only"
     if not isinstance(levels, dict):
         return "levels: expected an object of levels"
     for key, entry in levels.items():

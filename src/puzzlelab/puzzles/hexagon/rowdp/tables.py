@@ -4,9 +4,10 @@ whole and atomically before it is mapped (`core.files`): a disk too small for a 
 is one line naming it, and the manifest still names the last table written.
 
 A long DP proof (n = 11 at level 2 ran 40 minutes of wall time; n = 12 at level 3 runs
-for hours) must survive a stopped session, as the cube proofs' JSON checkpoints do. The
+for hours) must survive a stopped run, as the cube proofs' JSON checkpoints do. The
 DP's state between steps is exactly its tables, so the checkpoint is the tables
-themselves, one `.npy` file per array, plus `manifest.json`: the question (order, bound),
+themselves, one `.npy` file per table (`i.npy`, compact) or per array (`i-j.npy`,
+wide), plus `manifest.json`: the question (order, bound), the tables' form,
 a digest of each level's frontier layout (a run whose layout differs is refused, not
 mixed), how far each level's passes got and the lowest penalty of every finished step.
 Only two levels' tables are ever needed (the level in progress and the finished one

@@ -25,7 +25,7 @@ def _near(words: int):
     with some far apart: the XORs cross word boundaries and the 7-bit groups' edges."""
     bit = st.integers(0, 64 * words - 1)
     return st.lists(st.tuples(WORD, st.lists(bit, max_size=4)), min_size=1, max_size=200).map(
-        lambda items: [[(base if w == 0 else 0xFFFF_0000_0000_0000 >> w) ^ sum(1 << (b % 64) for b in flips if b // 64 == w) for w in range(words)]
+        lambda items: [[(base if w == 0 else 0xFFFF_0000_0000_0000 >> w) ^ sum(1 << (b % 64) for b in set(flips) if b // 64 == w) for w in range(words)]
                        for base, flips in items])  # fmt: skip
 
 

@@ -70,6 +70,16 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def _figures(exc: OSError, nbytes: int, folder: Path) -> str:
+    """For a disk that filled during the write (the space check passed, then something
+    else took the space): what the file needed and what is free now, so the message
+    says how much to free."""
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        return ""
+    free = free_space(folder)
+    return f" (it needs {format_bytes(nbytes)}; {folder} has {'an unknown amount' if free is None else format_bytes(free)} free now)"
+
+
 # ------------------------------------------------------------------ space and atomic writes
 
 
@@ -114,7 +124,7 @@ def write_atomic_with(
     except OSError as exc:
         _remove(temporary)
         kept = "; the previous file is as it was" if target.exists() else ""
-        raise WriteFailed(f"{what} {target}: cannot be written ({_reason(exc)}){kept}", field) from None
+        raise WriteFailed(f"{what} {target}: cannot be written ({_reason(exc)}){kept}{_figures(exc, nbytes, folder)}", field) from None
     except BaseException:
         _remove(temporary)
         raise

@@ -38,14 +38,16 @@ import numpy as np
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.hexagon.beam.search import beam_plan
 from puzzlelab.puzzles.hexagon.model import hexagon
-from puzzlelab.puzzles.hexagon.rowdp.tables import CheckpointMismatch, DPCheckpoint, Tables, layout_digest
+from puzzlelab.puzzles.hexagon.rowdp import forms
+from puzzlelab.puzzles.hexagon.rowdp.tables import CheckpointMismatch, DPCheckpoint, Tables, layout_digest, table_kind
 from puzzlelab.puzzles.hexagon.scoring import level_penalty
 from puzzlelab.puzzles.hexagon.verify import rule_violation
 
 __all__ = ["DPStats", "count_levels", "level_counts", "level_grids", "lowest_penalty", "grids_within", "open_checkpoint", "TooLarge"]
 
 MAX_STATES = 20_000_000  # about 1 GB of tables at two words a state; refused beyond
-SPILL_BYTES: int | None = None  # None: rowdp_checkpoint.SPILL_BYTES (tests set 0 to spill every table)
+SPILL_BYTES: int | None = None  # None: tables.SPILL_BYTES (tests set 0 to spill every table)
+TABLES = "compact"  # the min tables' form (tables.table_kind: wide past a byte's bound); "wide" is the earlier form
 
 
 class TooLarge(RuntimeError):
@@ -108,10 +110,6 @@ def _setup(n: int, k: int) -> _Setup:
     return _Setup(n, k, plan, code_v, code_m, code_of, bits, spw, words)
 
 
-def _no_h(words: int):
-    return np.zeros((1, words), dtype=np.uint64), np.full(1, -1, dtype=np.int32), np.zeros(1, dtype=np.int64)
-
-
 def _projection(upper: _Setup, lower: _Setup) -> np.ndarray:
     """Code of level k -> code of level k-1 (values above k-1 become "more than k-1",
     the missing set keeps the values below k)."""
@@ -145,9 +143,9 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
         lowest[: len(done)] = done
         stats.resumed_steps += len(done)
     elif not count_mode:
-        tables = Tables(spill_bytes=SPILL_BYTES)
+        tables = Tables(spill_bytes=SPILL_BYTES, compact=table_kind(TABLES, bound) == "compact")
     if tables:
-        tk, tp, tv = tables[-1]
+        tk, tp, tv = forms.step_input(tables[-1])
     else:
         tk, tp, tv = new_table(2, setup.words)
         tp[0], tv[0] = 0, 1
@@ -160,11 +158,10 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
         turned = min(steps - 2 - i, i - 1)  # see the module docstring: the cells after step i hold, turned, those up to any step <= V-2-i
         future = int(lowest[turned]) if guide is None and turned >= 0 else 0
         if guide is not None:
-            hk, hp, hv = guide[1][i]
             below = guide[0]
-            extra = (True, hk, hp, hv, proj, below.bits, below.spw, below.k == setup.k)
+            extra = (True, forms.guide_arrays(guide[1][i]), proj, below.bits, below.spw, below.k == setup.k)
         else:
-            extra = (False, *_no_h(1), proj, setup.bits, setup.spw, True)
+            extra = (False, forms.no_guide(), proj, setup.bits, setup.spw, True)
         tk, tp, tv, size = dp_step(tk, tp, tv, i, *setup.args(), bound - future, count_mode, *extra, MAX_STATES, budget.control)
         if size < 0 or size > MAX_STATES:
             why = "out of time" if budget.expired() else f"more than {MAX_STATES:,} states"
@@ -181,19 +178,11 @@ def _sweep(setup: _Setup, bound: int, count_mode: bool, budget: Budget, stats: D
         lowest[i] = int(tp[tp >= 0].min())
         if count_mode:
             continue  # a counting pass is read only at its end: no table is kept
-        tables.keep((tk, tp, tv))
+        kept, (tk, tp, tv) = forms.kept_form(tables, tk, tp, tv)
+        tables.keep(kept)
         if checkpoint is not None:
             checkpoint.step_done(setup.k, lowest[: i + 1].tolist())
     return [(tk, tp, tv)] if count_mode else tables
-
-
-def _fill_future(setup: _Setup, tables) -> None:
-    """Each min-pass table's values become the least penalty still to come."""
-    from puzzlelab.puzzles.hexagon.rowdp.kernels import fill_future
-
-    tables[-1][2][:] = 0
-    for i in range(len(tables) - 1, 0, -1):
-        fill_future(*tables[i - 1], *tables[i], i, *setup.args(), False)
 
 
 def _min_pass(n: int, level: int, bound: int, budget: Budget, stats: DPStats, guide, checkpoint: DPCheckpoint | None, progress: Progress | None):
@@ -210,11 +199,11 @@ def _min_pass(n: int, level: int, bound: int, budget: Budget, stats: DPStats, gu
             if entry["layout"] != _layout(setup):
                 checkpoint.start_level(level, _layout(setup))  # refuses, saying why
             stats.resumed_steps += entry["steps_done"]
-            return setup, Tables.load(checkpoint.tables_folder(level), entry["steps_done"])
+            return setup, Tables.load(checkpoint.tables_folder(level), entry["steps_done"], checkpoint.compact)
     tables = _sweep(setup, bound, False, budget, stats, guide, checkpoint, progress)
     if not tables:
         return None
-    _fill_future(setup, tables)
+    forms.fill_futures(setup, tables)
     if checkpoint is not None:
         checkpoint.level_filled(level)
     return setup, tables
@@ -253,7 +242,7 @@ def _guides(n: int, k: int, bound: int, budget: Budget, stats: DPStats, checkpoi
 def open_checkpoint(folder: str | Path | None, n: int, bound: int) -> DPCheckpoint | None:
     """The checkpoint folder of this question (made if new; CheckpointMismatch if it
     holds another), or None without a folder."""
-    return DPCheckpoint(Path(folder), n, bound) if folder is not None else None
+    return DPCheckpoint(Path(folder), n, bound, table_kind(TABLES, bound)) if folder is not None else None
 
 
 def _histogram(tables) -> dict[int, int]:
@@ -367,8 +356,7 @@ def grids_within(n: int, k: int, bound: int, *, max_grids: int = 8, budget: Budg
     guide = _guides(n, k, bound, budget or Budget(), stats, open_checkpoint(checkpoint, n, bound), progress)
     if guide is None:
         return []
-    last = guide[1][-1][1]
-    low = int(last[last >= 0].min())
+    low = int(forms.penalties(guide[1][-1]).min())
     return _walk(n, guide, low, True, max_grids, allow_more=True)
 
 
@@ -387,17 +375,11 @@ def level_grids(n: int, k: int, bound: int, *, exact: bool = False, max_grids: i
 
 def _walk(n: int, guide, bound: int, exact: bool, max_grids: int, allow_more: bool = False, check_every: int = 1) -> list[list[int]]:
     """The grids of the guide's min tables within the bound, each checked (see level_grids)."""
-    from numba.typed import List
-
     from puzzlelab.puzzles.hexagon.rowdp.kernels import walk_grids
 
     setup, tables = guide
     k = setup.k
-    columns = [List(), List(), List()]  # the tables' arrays in place, not copied
-    for table in tables:
-        for column, array in zip(columns, table):
-            column.append(array)
-    grids, found = walk_grids(*columns, *setup.args(), bound, exact, max_grids)
+    grids, found = walk_grids(*forms.walk_columns(tables), *setup.args(), bound, exact, max_grids)  # the tables in place, not copied
     if found > max_grids:
         if not allow_more:
             raise TooLarge(f"n={n} level {k}: more than {max_grids:,} grids within penalty {bound}")

@@ -19,8 +19,9 @@ import numba
 import numpy as np
 
 from puzzlelab.core.result import should_stop
+from puzzlelab.puzzles.hexagon.rowdp.compact import FAR, _read_xor, lookup
 
-__all__ = ["new_table", "dp_step", "fill_future", "walk_grids"]
+__all__ = ["new_table", "dp_step", "fill_future", "fill_future_compact", "walk_grids"]
 
 
 @numba.njit(cache=True)
@@ -147,16 +148,20 @@ def _project(key, out, proj, bits, spw, bits2, spw2, slots):
 
 
 @numba.njit(cache=True)
-def _future(hk, hp, hv, key, low, proj, bits, spw, bits2, spw2, slots, same):
+def _future(guide, key, low, cur, proj, bits, spw, bits2, spw2, slots, same):
     """The least penalty still to come after a frontier, from the table of the lowest
-    penalties to the end (hv) at this step: of this level (same) or of the level below
+    penalties to the end at this step: of this level (same) or of the level below
     (through the projection); -1 when the frontier is not there (it has no completion
-    within the bound)."""
-    if same:
-        h = _find(hk, hp, key, 0, False)
-    else:
+    within the bound). `guide` is (compact, hk, hp, hv, heads, starts, futures, xors,
+    block): a wide table (hk, hp, hv) or a compact one (rowdp/compact.py)."""
+    if not same:
         _project(key, low, proj, bits, spw, bits2, spw2, slots)
-        h = _find(hk, hp, low, 0, False)
+        key = low
+    compact, hk, hp, hv, ch, cs, cf, cx, block = guide
+    if compact:
+        h = lookup(ch, cs, cx, block, key, cur)
+        return -1 if h < 0 else np.int64(cf[h])
+    h = _find(hk, hp, key, 0, False)
     if hp[h] < 0:
         return -1
     return hv[h]
@@ -164,10 +169,10 @@ def _future(hk, hp, hv, key, low, proj, bits, spw, bits2, spw2, slots, same):
 
 @numba.njit(cache=True)
 def dp_step(tk, tp, tv, i, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw, limit, count_mode,
-            use_h, hk, hp, hv, proj, bits2, spw2, same, max_states, control):
+            use_h, guide, proj, bits2, spw2, same, max_states, control):
     """One transfer step: every state of the table (tk, tp, tv) extended by every
     allowed value of the cell of step i. Dropped: states above `limit`, and with use_h
-    those whose penalty plus the least penalty still to come (the table hk, hp, hv of
+    those whose penalty plus the least penalty still to come (the guide's table of
     this step, see _future) exceeds it. Returns the new table and its size; size -1
     when the table passed max_states or the budget ran out (control) on the way."""
     words = tk.shape[1]
@@ -178,7 +183,8 @@ def dp_step(tk, tp, tv, i, own_slot, own_rem, prev_slot, prev_rem, allowed, code
     nk, np_, nv = new_table(cap, words)
     size = 0
     out = np.zeros(words, dtype=np.uint64)
-    low = np.zeros(hk.shape[1], dtype=np.uint64)
+    low = np.zeros(guide[4].shape[1] if guide[0] else guide[1].shape[1], dtype=np.uint64)  # the guide's words
+    cur = np.zeros(low.shape[0], dtype=np.uint64)
     for s in range(tk.shape[0]):
         if tp[s] < 0:
             continue
@@ -191,7 +197,7 @@ def dp_step(tk, tp, tv, i, own_slot, own_rem, prev_slot, prev_rem, allowed, code
             if pen < 0 or pen > limit:
                 continue
             if use_h:
-                rest = _future(hk, hp, hv, out, low, proj, bits, spw, bits2, spw2, slots, same)
+                rest = _future(guide, out, low, cur, proj, bits, spw, bits2, spw2, slots, same)
                 if rest < 0 or pen + rest > limit:
                     continue
             h = _find(nk, np_, out, pen, count_mode)
@@ -236,17 +242,54 @@ def fill_future(tk, tp, tv, nk, np_, nv, i, own_slot, own_rem, prev_slot, prev_r
 
 
 @numba.njit(cache=True)
-def walk_grids(tables_k, tables_p, tables_v, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw,
+def fill_future_compact(prev, nxt, i, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw, last):
+    """fill_future on compact tables (rowdp/compact.py): the futures of the table
+    after step i-1 (`prev`) from the next table (`nxt`), each a tuple (heads, starts,
+    futures, xors, states, block); FAR stands for FAR or more, and for no completion."""
+    heads, starts, futures, xors, states, block = prev
+    nh, ns, nf, nx, _, nblock = nxt
+    cur = np.zeros(heads.shape[1], dtype=np.uint64)
+    out = np.zeros(heads.shape[1], dtype=np.uint64)
+    scratch = np.zeros(heads.shape[1], dtype=np.uint64)
+    pos = 0
+    for s in range(states):
+        if s % block == 0:
+            cur[:] = heads[s // block]
+            pos = starts[s // block]
+        else:
+            pos = _read_xor(xors, pos, cur)
+        best = FAR
+        for v in range(1, k + 2):
+            if not (allowed[i] >> (v - 1)) & 1:
+                continue
+            pen = _transition(cur, 0, v, i, own_slot, own_rem, prev_slot, prev_rem, code_v, code_m, code_of, k, bits, spw, out)
+            if pen < 0:
+                continue
+            h = lookup(nh, ns, nx, nblock, out, scratch)
+            if h < 0:
+                continue
+            rest = 0 if last else np.int64(nf[h])
+            if pen + rest < best:
+                best = pen + rest
+        futures[s] = best
+
+
+@numba.njit(cache=True)
+def walk_grids(compact, tables, blocks, own_slot, own_rem, prev_slot, prev_rem, allowed, code_v, code_m, code_of, k, bits, spw,
                bound, exact, max_grids):
     """Every grid with penalty <= bound (== bound when exact), as the values of the
     steps in order, by a depth-first walk from the empty frontier that enters a state
     only when its penalty plus the least still to come (tables_v) is within the bound:
     no dead end is entered. The min-mode tables of the steps come as typed lists of
     their arrays, in place (memory-mapped ones too: n = 12's tables fill 27 GB, which a
-    copy into one array would have to hold in memory). Stops after max_grids grids (and
-    says so by returning max_grids + 1)."""
+    copy into one array would have to hold in memory): `tables` = (keys, pens, values)
+    of wide tables or (heads, starts, futures, xors) of compact ones (each in blocks
+    of blocks[step] keys), as `compact` says (the other lists hold one dummy). Stops after max_grids grids (and says so by
+    returning max_grids + 1)."""
+    tables_k, tables_p, tables_v, c_heads, c_starts, c_futures, c_xors = tables
     steps = own_slot.shape[0]
-    words = tables_k[0].shape[1]
+    words = c_heads[0].shape[1] if compact else tables_k[0].shape[1]
+    scratch = np.zeros(words, dtype=np.uint64)
     grids = np.zeros((min(max_grids, 1024), steps), dtype=np.int8)  # doubled as needed
     found = 0
     keys = np.zeros((steps + 1, words), dtype=np.uint64)
@@ -279,11 +322,16 @@ def walk_grids(tables_k, tables_p, tables_v, own_slot, own_rem, prev_slot, prev_
                 grids[found, t] = value[t]
             found += 1
             continue
-        sub_k = tables_k[depth]
-        sub_p = tables_p[depth]
-        h = _find(sub_k, sub_p, out, 0, False)
-        if sub_p[h] < 0 or pen + tables_v[depth][h] > bound:
-            continue
+        if compact:
+            h = lookup(c_heads[depth], c_starts[depth], c_xors[depth], blocks[depth], out, scratch)
+            if h < 0 or pen + c_futures[depth][h] > bound:
+                continue
+        else:
+            sub_k = tables_k[depth]
+            sub_p = tables_p[depth]
+            h = _find(sub_k, sub_p, out, 0, False)
+            if sub_p[h] < 0 or pen + tables_v[depth][h] > bound:
+                continue
         keys[depth + 1] = out
         pens[depth + 1] = pen
         depth += 1

@@ -6,7 +6,8 @@ is one line naming it, and the manifest still names the last table written.
 A long DP proof (n = 11 at level 2 ran 40 minutes of wall time; n = 12 at level 3 runs
 for hours) must survive a stopped run, as the cube proofs' JSON checkpoints do. The
 DP's state between steps is exactly its tables, so the checkpoint is the tables
-themselves, one `.npy` file per array, plus `manifest.json`: the question (order, bound),
+themselves, one `.npy` file per table (`i.npy`, compact) or per array (`i-j.npy`,
+wide), plus `manifest.json`: the question (order, bound), the tables' form,
 a digest of each level's frontier layout (a run whose layout differs is refused, not
 mixed), how far each level's passes got and the lowest penalty of every finished step.
 Only two levels' tables are ever needed (the level in progress and the finished one
@@ -33,66 +34,112 @@ import numpy as np
 from puzzlelab.core.files import write_atomic, write_atomic_with
 from puzzlelab.core.inputs import is_whole
 
-__all__ = ["Tables", "DPCheckpoint", "CheckpointMismatch", "SPILL_BYTES"]
+__all__ = ["Tables", "CompactTable", "DPCheckpoint", "CheckpointMismatch", "SPILL_BYTES", "table_kind"]
 
 SPILL_BYTES = 2 * 2**30  # a pass's tables past this many bytes in all go to disk, memory-mapped
-FORMAT = 1
+FORMAT = 2  # 2: the manifest names its tables' form ("compact" or "wide"); 1: wide tables, still read
+KINDS = ("compact", "wide")
 
 
 class CheckpointMismatch(ValueError):
     """The checkpoint folder belongs to another question or another frontier layout."""
 
 
-class Tables(list):
-    """The tables of one pass, one (keys, penalties, values) triple per step. Past
-    `spill_bytes` in all, each new table is written to a file and kept memory-mapped,
-    so that the page cache, not the process, holds what fits: a pass of n = 11 keeps
-    hundreds of tables of millions of states (over 14 GB at step 128 of 331 when they
-    all stayed in memory). With a `folder` every table goes there at once and stays
-    (a checkpoint); without one, spilled tables go to a temporary folder that goes with
-    the list. The kernels read and update them in place alike."""
+def table_kind(wanted: str, bound: int) -> str:
+    """The form a pass under `bound` keeps its min tables in: compact when asked and the
+    bound fits a byte (rowdp/compact.py), else wide."""
+    from puzzlelab.puzzles.hexagon.rowdp.compact import MAX_BOUND
 
-    def __init__(self, folder: Path | None = None, spill_bytes: int | None = None):
+    if wanted not in KINDS:
+        raise ValueError(f"tables: expected compact or wide, got {wanted!r}")
+    return "compact" if wanted == "compact" and 0 <= bound <= MAX_BOUND else "wide"
+
+
+class CompactTable:
+    """One compact min table (rowdp/compact.py): its byte buffer (in memory or
+    memory-mapped from its file) and the views the kernels read."""
+
+    __slots__ = ("buffer", "heads", "starts", "pens", "futures", "xors", "mapped", "block")
+
+    def __init__(self, buffer: np.ndarray, mapped: bool = False):
+        from puzzlelab.puzzles.hexagon.rowdp.compact import block_of, views
+
+        self.buffer, self.mapped, self.block = buffer, mapped, block_of(buffer)
+        self.heads, self.starts, self.pens, self.futures, self.xors = views(buffer)
+
+    @property
+    def states(self) -> int:
+        return self.pens.shape[0]
+
+
+class Tables(list):
+    """The tables of one pass, one per step: a wide (keys, penalties, values) triple of
+    a hash table, or a CompactTable (`compact`). Past `spill_bytes` in all, each new
+    table is written to a file and kept memory-mapped, so that the page cache, not the
+    process, holds what fits: a pass of n = 11 keeps hundreds of tables of millions of
+    states (over 14 GB at step 128 of 331 when they all stayed in memory, in the wide
+    form). With a `folder` every table goes there at once and stays (a checkpoint);
+    without one, spilled tables go to a temporary folder that goes with the list. The
+    kernels read and update them in place alike."""
+
+    def __init__(self, folder: Path | None = None, spill_bytes: int | None = None, compact: bool = False):
         super().__init__()
         self.bytes = 0
+        self.compact = compact
         self.persistent = folder is not None
         self.folder: str | None = str(folder) if folder is not None else None
         self.spill_bytes = 0 if folder is not None else (SPILL_BYTES if spill_bytes is None else spill_bytes)
         if self.persistent:
             Path(self.folder).mkdir(parents=True, exist_ok=True)
 
-    def keep(self, table: tuple) -> None:
+    def keep(self, table) -> None:
+        """Keep the next step's table: a wide triple, or a compact table's buffer."""
+        if self.compact:
+            self.bytes += table.nbytes
+            spill = self.bytes > self.spill_bytes
+            self.append(CompactTable(self._write(f"{len(self)}.npy", table) if spill else table, spill))
+            return
         self.bytes += sum(a.nbytes for a in table)
-        self.append(self._spill(table) if self.bytes > self.spill_bytes else table)
+        if self.bytes > self.spill_bytes:
+            table = tuple(self._write(f"{len(self)}-{j}.npy", array) for j, array in enumerate(table))
+        self.append(table)
 
-    def _spill(self, table: tuple) -> tuple:
+    def replace(self, index: int, buffer: np.ndarray) -> None:
+        """A compact table in place of table `index` (its file rewritten atomically
+        when it has one: a stop leaves the old table or the new one, whole)."""
+        old = self[index]
+        self.bytes += buffer.nbytes - old.buffer.nbytes
+        self[index] = CompactTable(self._write(f"{index}.npy", buffer) if old.mapped else buffer, old.mapped)
+
+    def _write(self, name: str, array: np.ndarray) -> np.ndarray:
         if self.folder is None:
             self.folder = tempfile.mkdtemp(prefix="puzzlelab-rowdp-")
             weakref.finalize(self, shutil.rmtree, self.folder, True)
-        out = []
-        for j, array in enumerate(table):
-            # Written whole (write(), then renamed), and only then mapped: a page of a
-            # mapped file that the disk cannot back ends the process with SIGBUS, where
-            # a write that does not fit is an error naming the file.
-            path = os.path.join(self.folder, f"{len(self)}-{j}.npy")
-            contiguous = np.ascontiguousarray(array)
-            write_atomic_with(path, lambda handle: np.lib.format.write_array(handle, contiguous), contiguous.nbytes + 4096,
-                              "row DP table", "checkpoint", sync=self.persistent)  # fmt: skip
-            out.append(np.asarray(np.load(path, mmap_mode="r+")))  # a plain ndarray view of the mapping, for numba
-        return tuple(out)
+        # Written whole (write(), then renamed), and only then mapped: a page of a
+        # mapped file that the disk cannot back ends the process with SIGBUS, where
+        # a write that does not fit is an error naming the file.
+        path = os.path.join(self.folder, name)
+        contiguous = np.ascontiguousarray(array)
+        write_atomic_with(path, lambda handle: np.lib.format.write_array(handle, contiguous), contiguous.nbytes + 4096,
+                          "row DP table", "checkpoint", sync=self.persistent)  # fmt: skip
+        return np.asarray(np.load(path, mmap_mode="r+"))  # a plain ndarray view of the mapping, for numba
 
     @classmethod
-    def load(cls, folder: Path, count: int) -> "Tables":
+    def load(cls, folder: Path, count: int, compact: bool = False) -> "Tables":
         """The first `count` tables kept in `folder`, memory-mapped for reading and
         writing (the fill of the least penalty still to come writes in place)."""
-        tables = cls(folder)
+        tables = cls(folder, compact=compact)
         for i in range(count):
             try:
-                triple = tuple(np.asarray(np.load(os.path.join(folder, f"{i}-{j}.npy"), mmap_mode="r+")) for j in range(3))
+                if compact:
+                    table = CompactTable(np.asarray(np.load(os.path.join(folder, f"{i}.npy"), mmap_mode="r+")), True)
+                    tables.bytes += table.buffer.nbytes
+                else:
+                    table = tuple(np.asarray(np.load(os.path.join(folder, f"{i}-{j}.npy"), mmap_mode="r+")) for j in range(3))
+                    tables.bytes += sum(a.nbytes for a in table)
             except (OSError, ValueError) as exc:
                 raise CheckpointMismatch(f"checkpoint {folder}: table {i} cannot be read ({exc}); use another folder") from None
-            tables.bytes += sum(a.nbytes for a in triple)
-            tables.append(triple)
+            tables.append(table)
         return tables
 
 
@@ -100,6 +147,10 @@ def _damaged(manifest: dict) -> str:
     """What is wrong with a manifest's fields ('' when nothing): the types each reader
     of it relies on, so a damaged or edited file gets one line, not a traceback."""
     levels, settled = manifest.get("levels"), manifest.get("settled")
+    if manifest.get("format") == FORMAT and manifest.get("tables") not in KINDS:
+        return "tables: expected compact or wide"
+    if manifest.get("tables") == "compact" and table_kind("compact", manifest.get("bound")) != "compact":
+        return "tables: compact tables hold bounds of 0..254 only"
     if not isinstance(levels, dict):
         return "levels: expected an object of levels"
     for key, entry in levels.items():
@@ -143,7 +194,11 @@ class DPCheckpoint:
     passes of levels 1, 2, ... under one bound; a target level only says how many
     levels to run, so one folder serves every target level)."""
 
-    def __init__(self, folder: str | Path, n: int, bound: int):
+    def __init__(self, folder: str | Path, n: int, bound: int, tables: str | None = None):
+        """`tables`: the form a new folder keeps its tables in (default: compact where
+        the bound fits a byte); a folder already made keeps its own (`self.tables`;
+        format 1, of an earlier version, holds wide ones)."""
+        tables = tables or table_kind("compact", bound)
         self.folder = Path(folder)
         self.path = self.folder / "manifest.json"
         self.n, self.bound = n, bound
@@ -154,7 +209,9 @@ class DPCheckpoint:
                 raise CheckpointMismatch(f"checkpoint {self.folder}: its manifest.json cannot be read ({exc})") from None
             if not isinstance(self.manifest, dict):
                 raise CheckpointMismatch(f"checkpoint {self.folder}: its manifest.json is not a row DP manifest; use another folder")
-            wanted = {"format": FORMAT, "n": n, "bound": bound}
+            if self.manifest.get("format") not in (1, FORMAT):
+                raise CheckpointMismatch(f"checkpoint {self.folder}: format {str(self.manifest.get('format'))[:20]}, expected 1 or {FORMAT}; use another folder")
+            wanted = {"n": n, "bound": bound}
             found = {key: self.manifest.get(key) for key in wanted}
             if found != wanted:
                 raise CheckpointMismatch(f"checkpoint {self.folder}: it holds the row DP of {found}, not {wanted}; use another folder")
@@ -163,8 +220,9 @@ class DPCheckpoint:
                 raise CheckpointMismatch(f"checkpoint {self.folder}: its manifest.json is damaged ({why}); use another folder")
         else:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self.manifest = {"format": FORMAT, "n": n, "bound": bound, "levels": {}, "settled": None}
+            self.manifest = {"format": FORMAT, "n": n, "bound": bound, "tables": tables, "levels": {}, "settled": None}
             self._write()
+        self.tables = self.manifest.get("tables", "wide")
 
     # -- what the folder says
     def level(self, level: int) -> dict:
@@ -174,6 +232,10 @@ class DPCheckpoint:
     def settled(self) -> dict | None:
         """{"level": L, "step": i} once a min pass ended with no state left."""
         return self.manifest.get("settled")
+
+    @property
+    def compact(self) -> bool:
+        return self.tables == "compact"
 
     def tables_folder(self, level: int) -> Path:
         return self.folder / f"level-{level}"
@@ -192,8 +254,8 @@ class DPCheckpoint:
             shutil.rmtree(self.tables_folder(level), ignore_errors=True)
             self.manifest["levels"][str(level)] = {"layout": digest, "steps_done": 0, "lowest": [], "filled": False}
             self._write()
-            return Tables(self.tables_folder(level)), []
-        return Tables.load(self.tables_folder(level), entry["steps_done"]), list(entry["lowest"])
+            return Tables(self.tables_folder(level), compact=self.compact), []
+        return Tables.load(self.tables_folder(level), entry["steps_done"], self.compact), list(entry["lowest"])
 
     def step_done(self, level: int, lowest: list[int]) -> None:
         """A step's table is on disk (flushed by Tables): record it."""

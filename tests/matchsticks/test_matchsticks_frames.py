@@ -62,6 +62,9 @@ def test_moves_put_a_square_where_the_other_was():
     assert apply_move(squares, 8, ["swap", 5, 3, "tl"]) is None  # the 5 would leave the largest square
     assert apply_move(squares, 8, ["shift", 5, 1, 0]) is None
     assert apply_move(squares, 8, ["shift", 5, -1, -1])[2] == [5, 2, 2]
+    grouped = [[8, 0, 0], [7, 0, 0], [5, 3, 3], [4, 3, 3], [3, 0, 5], [2, 1, 1], [1, 0, 0]]
+    assert apply_move(grouped, 8, ["group", 4, -1, -1])[2:4] == [[5, 2, 2], [4, 2, 2]]  # the 4 and the 5 at its corner
+    assert apply_move(grouped, 8, ["group", 3, 1, 0]) is None  # alone at its corner
     moves = frame_moves(8, 2, reach=1)
     assert moves[0] == ["tail"] and ["swap", 7, 3, "tl"] in moves and not any(8 in m[1:3] for m in moves[1:])
 

@@ -10,6 +10,9 @@ the tail re-solve alone already covers every band move below the frame at once.
 
 A move changes the frame first, then re-solves the tail:
 - `shift`: one frame square (not the largest) moved by (dx, dy), |dx|, |dy| <= `reach`;
+- `group`: a frame square and the larger ones sharing its top-left corner (a ladder's
+  group of two or three, `ladder.py`) moved together by (dx, dy), so the lines they
+  share stay shared;
 - `swap`: two frame squares trade places, each put where the other was with one of its
   corners (top-left, top-right, bottom-left, bottom-right) where the other's was,
   however far apart they are in size: the moves no band of consecutive sizes reaches.
@@ -42,12 +45,13 @@ MIN_TAIL, TAIL_STEP = 6, 3  # the shortest tail, and how much shorter it gets wh
 
 def frame_moves(n: int, tail: int, reach: int = 2) -> list[list[Any]]:
     """Every move of one pass, in order: the frame as it is (["tail"]), then the shifts
-    of each frame square from the smallest up, then the swaps of every two frame squares
-    (the largest stays put throughout)."""
+    of each frame square from the smallest up, the same for the groups, then the swaps
+    of every two frame squares (the largest stays put throughout)."""
     frame = range(tail + 1, n)  # sizes that may move
     moves: list[list[Any]] = [["tail"]]
     steps = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1) if (dx, dy) != (0, 0)]
     moves += [["shift", a, dx, dy] for a in frame for dx, dy in steps]
+    moves += [["group", a, dx, dy] for a in frame for dx, dy in steps]
     moves += [["swap", a, b, corner] for a in frame for b in frame if b < a for corner in CORNERS]
     return moves
 
@@ -68,6 +72,13 @@ def apply_move(squares: list[list[int]], n: int, move: list[Any]) -> list[list[i
     if kind == "shift":
         _, a, dx, dy = move
         changed = {a: (by_size[a][1] + dx, by_size[a][2] + dy)}
+    elif kind == "group":
+        _, a, dx, dy = move
+        corner = tuple(by_size[a][1:])
+        group = [s for s in sorted(by_size) if a <= s < n and tuple(by_size[s][1:]) == corner]  # a and the larger squares at its corner
+        if len(group) < 2:
+            return None  # a lone square: that is a shift
+        changed = {s: (corner[0] + dx, corner[1] + dy) for s in group}
     elif kind == "swap":
         _, a, b, corner = move
         changed = {a: _placed(a, by_size[b], corner), b: _placed(b, by_size[a], corner)}

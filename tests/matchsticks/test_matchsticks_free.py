@@ -237,3 +237,34 @@ def test_span_outgrows_the_area_past_20():
 def test_searches_without_a_span_keep_their_checkpoint_key():
     assert set(space_key(make_descriptor(20, roam=1))) == {"n", "roam", "free_below", "greedy", "greedy_slack", "max_added", "count"}
     assert space_key(make_descriptor(20, roam=10, free_span=20))["free_span"] == 20
+
+
+def test_the_kernel_is_exact_with_the_largest_square_off_centre():
+    # The offset search relies on the kernel's pruning holding in any area: below random
+    # prefixes of the two largest squares anywhere in the area (the largest one off the
+    # centre, the second partly outside it), its optimum equals a plain search over
+    # every placement of the other sizes in the same area.
+    from puzzlelab.puzzles.matchsticks.search import solve_subtree
+
+    rng = random.Random(11)
+    for n, roam in ((4, 2), (5, 1)):
+        side = n + 2 * roam
+        places = _masks(side)
+        for _ in range(5):
+            lx, ly = rng.randint(0, side - n), rng.randint(0, side - n)
+            sx, sy = rng.randint(0, side - n + 1), rng.randint(0, side - n + 1)
+            fixed = next(b for (_, x, y), b in places[n] if (x, y) == (lx, ly)) | next(b for (_, x, y), b in places[n - 1] if (x, y) == (sx, sy))
+            best = [10**9]
+
+            def descend(t, union):
+                if t == 0:
+                    best[0] = min(best[0], union.bit_count())
+                    return
+                for _, bits in places[t]:
+                    if (union | bits).bit_count() < best[0]:
+                        descend(t - 1, union | bits)
+
+            descend(n - 2, fixed)
+            prefix = [[n, lx - roam, ly - roam], [n - 1, sx - roam, sy - roam]]
+            found = solve_subtree(make_descriptor(n, roam=roam, prefix=prefix))
+            assert found["complete"] and found["best"] == best[0], (n, prefix)

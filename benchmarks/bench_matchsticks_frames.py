@@ -1,5 +1,6 @@
 """Matchsticks, the search for new bounds by frame moves (`frames.py`): for each n and
-each start (the shipped new record, each restricted column's answer), the large squares
+each start (the shipped new record, each restricted column's answer, greedy's two
+ladder shapes with sizes 12..1 placed exactly), the large squares
 moved one at a time or swapped two at a time, the sizes `--tail`..1 re-solved exactly
 by the full search's kernel after each move, improvements kept.
 
@@ -10,7 +11,7 @@ printed as a new bound and, with `--record`, written to the shipped
 `data/new_records.json` (`records.record_improvement`, with this command as its
 provenance).
 
-Run: python benchmarks/bench_matchsticks_frames.py [--n 47 63] [--starts record diagonal1 diagonal20 greedy]
+Run: python benchmarks/bench_matchsticks_frames.py [--n 47 63] [--starts record diagonal1 diagonal20 greedy ladder-pairs ladder-triples]
      [--tail 34] [--reach 2] [--seconds-per-move 10] [--budget-per-start 60]
      [--state proofs/matchsticks-frames.json] [--record]
 """
@@ -28,12 +29,14 @@ from common import git_commit, write_json
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.matchsticks.columns import shipped_rows
 from puzzlelab.puzzles.matchsticks.frames import FrameState, frame_search
+from puzzlelab.puzzles.matchsticks.ladder import ladder_answer
 from puzzlelab.puzzles.matchsticks.model import Instance
 from puzzlelab.puzzles.matchsticks.records import record_improvement, records_file, shipped_records
 from puzzlelab.puzzles.matchsticks.reference import published_table
 from puzzlelab.puzzles.matchsticks.verify import verify_solution
 
-STARTS = ("record", "diagonal1", "diagonal20", "greedy")
+STARTS = ("record", "diagonal1", "diagonal20", "greedy", "ladder-pairs", "ladder-triples")
+LADDER_TAIL = 12  # a ladder start: sizes 12..1 placed exactly under the shape (ladder.py)
 
 
 def start_answer(n: int, start: str) -> list[list[int]] | None:
@@ -41,6 +44,9 @@ def start_answer(n: int, start: str) -> list[list[int]] | None:
     if start == "record":
         row = shipped_records().get(n)
         return None if row is None else row["squares"]
+    if start.startswith("ladder-"):
+        squares, _ = ladder_answer(n, LADDER_TAIL, start.split("-", 1)[1], Budget(120))
+        return squares
     row = shipped_rows(n).get(start)
     return None if row is None else row["squares"]
 
@@ -106,7 +112,7 @@ def run(args: argparse.Namespace, command: str) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, nargs=2, default=[47, 63], metavar=("FROM", "TO"))
-    parser.add_argument("--starts", nargs="*", default=list(STARTS), choices=STARTS)
+    parser.add_argument("--starts", nargs="*", default=list(STARTS[:4]), choices=STARTS)
     parser.add_argument("--tail", type=int, default=34, help="sizes tail..1 re-solved exactly after each move")
     parser.add_argument("--reach", type=int, default=2, help="shifts of a frame square by up to this much")
     parser.add_argument("--seconds-per-move", type=float, default=10.0)

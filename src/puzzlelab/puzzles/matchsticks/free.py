@@ -131,8 +131,9 @@ def run_free(
     it. Optimal with no assumption when both complete; the inside answer, feasible,
     with the reason, when the inside search does not finish or the span does not fit."""
     from puzzlelab.puzzles.matchsticks.full import run_full
-    from puzzlelab.puzzles.matchsticks.plan import check_search_plan, default_subtrees
+    from puzzlelab.puzzles.matchsticks.plan import check_search_plan
     from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
+    from puzzlelab.puzzles.matchsticks.tables import roots_of
 
     n = instance.n
     if n == 0:
@@ -149,7 +150,10 @@ def run_free(
     base = make_descriptor(n, roam=(span + 1) // 2, bound=value, free_span=span)
     check_search_plan(base, checkpoint, subtrees, budget)
     if subtrees == 0:
-        subtrees = default_subtrees(n, workers, checkpoint)
+        # one subtree per offset (171 at n = 17, 253 at n = 20): enough to share among
+        # workers, and a checkpoint of a few hundred prefixes (cut one level finer, n = 17
+        # made 210,276 of them, 25 MB)
+        subtrees = len(roots_of(base))
     outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=subtrees, checkpoint=checkpoint)
     stats.update(nodes=outcome.nodes, subtrees=outcome.subtrees, subtrees_done=outcome.subtrees_done, complete=outcome.complete,
                  search_seconds=round(outcome.seconds, 6))

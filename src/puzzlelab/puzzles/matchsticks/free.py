@@ -10,7 +10,8 @@ the squares go anywhere does not lower the value. The argument (docs/matchsticks
    counts; translating a component that holds no largest square until one of its
    segments lies on the largest square's side does not raise it (|A u B| <= |A| + |B|)
    and joins the two. So the least count over all configurations is the least over
-   connected ones.
+   connected ones. (Squares sharing a segment lie on one unit grid, turned alike, and a
+   component moves, or turns, as a whole: squares off the grid or turned change nothing.)
 2. Lines per column. In a connected configuration the squares' x-ranges make one
    interval of W unit columns, and every column lies inside some square's x-range. A
    column inside the x-ranges of k squares (distinct sizes) holds their tops and

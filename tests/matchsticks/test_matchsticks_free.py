@@ -268,3 +268,14 @@ def test_the_kernel_is_exact_with_the_largest_square_off_centre():
             prefix = [[n, lx - roam, ly - roam], [n - 1, sx - roam, sy - roam]]
             found = solve_subtree(make_descriptor(n, roam=roam, prefix=prefix))
             assert found["complete"] and found["best"] == best[0], (n, prefix)
+
+
+def test_a_free_search_keeps_one_subtree_per_offset_in_its_checkpoint(tmp_path):
+    import json
+
+    path = tmp_path / "free8.json"
+    first = PUZZLE.solve(Instance(8), "free", budget=120, checkpoint=str(path))
+    again = PUZZLE.solve(Instance(8), "free", budget=120, checkpoint=str(path))  # read back, not cut finer
+    offsets = len(offset_roots(8, 4, 8))
+    assert first.stats["subtrees"] == again.stats["subtrees"] == offsets == len(json.loads(path.read_text())["prefixes"])
+    assert again.stats["resumed_subtrees"] == offsets and again.value == first.value == ROWS[8]["best_known"]

@@ -134,7 +134,6 @@ def run_free(
     from puzzlelab.puzzles.matchsticks.full import run_full
     from puzzlelab.puzzles.matchsticks.plan import check_search_plan
     from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
-    from puzzlelab.puzzles.matchsticks.tables import roots_of
 
     n = instance.n
     if n == 0:
@@ -151,10 +150,11 @@ def run_free(
     base = make_descriptor(n, roam=(span + 1) // 2, bound=value, free_span=span)
     check_search_plan(base, checkpoint, subtrees, budget)
     if subtrees == 0:
-        # one subtree per offset (171 at n = 17, 253 at n = 20): enough to share among
-        # workers, and a checkpoint of a few hundred prefixes (cut one level finer, n = 17
-        # made 210,276 of them, 25 MB)
-        subtrees = len(roots_of(base))
+        # One subtree per offset (171 at n = 17, 253 at n = 20): enough to share among
+        # workers, and a checkpoint of a few hundred prefixes; a target of 1 is never
+        # below what is pending, so neither the plan nor a resume cuts them finer (one
+        # level finer, n = 17 made 210,276 prefixes, a 25 MB checkpoint).
+        subtrees = 1
     outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=subtrees, checkpoint=checkpoint)
     stats.update(nodes=outcome.nodes, subtrees=outcome.subtrees, subtrees_done=outcome.subtrees_done, complete=outcome.complete,
                  search_seconds=round(outcome.seconds, 6))

@@ -47,6 +47,13 @@ METHODS: tuple[Method, ...] = (
         exact=True,
     ),
     Method(
+        "free",
+        "proves the optimum with the squares anywhere, not only inside the largest one (n <= 20: the span floors)",
+        "puzzlelab.puzzles.matchsticks.free:run_free",
+        options=(WORKERS, SUBTREES, CHECKPOINT),
+        exact=True,
+    ),
+    Method(
         "diagonal",
         "fast bound: squares of size >= free_below on the main diagonal (exact optimum of that restricted search)",
         "puzzlelab.puzzles.matchsticks.diagonal:run_diagonal",

@@ -26,7 +26,7 @@ import numpy as np
 from puzzlelab.core.result import Budget, Progress
 from puzzlelab.puzzles.matchsticks.checkpoint import Checkpoint
 from puzzlelab.puzzles.matchsticks.limits import memory_allowed, prefix_bytes
-from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, root_prefixes, tables_for
+from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, roots_of, tables_for
 
 __all__ = [
     "make_descriptor",
@@ -57,10 +57,15 @@ def make_descriptor(
     count: bool = False,
     bound: int | None = None,
     prefix: list[list[int]] | None = None,
+    free_span: int | None = None,
 ) -> dict[str, Any]:
     """A JSON-able description of a search (or of one subtree of it, with `prefix`).
-    A bound past every answer (`unbounded(n)`) is that bound: the kernel's is an int64."""
+    A bound past every answer (`unbounded(n)`) is that bound: the kernel's is an int64.
+    `free_span` (the free-placement search, `free.py`) roots it at the offsets of
+    `tables.offset_roots`; the key is absent otherwise."""
+    extra = {} if free_span is None else {"free_span": int(free_span)}
     return {
+        **extra,
         "n": int(n),
         "roam": int(roam),
         "free_below": None if free_below is None else int(free_below),
@@ -189,11 +194,11 @@ def split_subtree(
 
 def plan_subtrees(base: dict[str, Any], target: int, budget: Budget | None = None) -> list[list[list[int]]] | None:
     """Cut the whole search into at least `target` subtrees where the tree allows: the
-    root prefixes (largest two squares) split one level deeper at a time. Returns the
+    root prefixes (`tables.roots_of`) split one level deeper at a time. Returns the
     prefixes, or None if the budget ran out while planning. A level that would not fit
     the memory allowed (`limits.memory_allowed`) is not made: the plan then stays at
     the level before, with fewer subtrees than asked (the search is the same)."""
-    return cut_finer(base, root_prefixes(base["n"], base["roam"], base["free_below"]), target, budget)
+    return cut_finer(base, roots_of(base), target, budget)
 
 
 def cut_finer(base: dict[str, Any], prefixes: list[list[list[int]]], target: int, budget: Budget | None = None) -> list[list[list[int]]] | None:
@@ -322,7 +327,7 @@ def _prefixes(base: dict[str, Any], tally: _Tally, target_subtrees: int, budget:
         planning_bound = dict(base, bound=tally.bound_now())
         prefixes = plan_subtrees(planning_bound, target_subtrees, budget)
     else:
-        prefixes = root_prefixes(base["n"], base["roam"], base["free_below"])
+        prefixes = roots_of(base)
     if prefixes is not None:
         state.start(prefixes, tally.best, tally.solution)
     return prefixes

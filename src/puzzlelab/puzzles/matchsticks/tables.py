@@ -11,7 +11,7 @@ everything"): its corner in area coordinates and its row and column bit masks. A
 A *descriptor* is a small JSON-able dict that names one subtree of one search: the space,
 the restrictions (greedy, max_added), whether ties are counted, the bound, and the
 `prefix` -- the squares of the largest sizes, in solution coordinates (the largest
-square at (0, 0)). Worker processes and, later, cluster nodes receive descriptors and
+square at (0, 0), or with `free_span`, see `offset_roots`, wherever its root put it). Worker processes and, later, cluster nodes receive descriptors and
 nothing else; each rebuilds its tables locally (`tables_for`, cached).
 """
 
@@ -25,7 +25,7 @@ import numpy as np
 
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA
 
-__all__ = ["Tables", "tables_for", "root_prefixes", "prefix_ids", "prefix_squares", "space_key"]
+__all__ = ["Tables", "tables_for", "root_prefixes", "offset_roots", "roots_of", "prefix_ids", "prefix_squares", "space_key"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,29 @@ def root_prefixes(n: int, roam: int = 0, free_below: int | None = None) -> list[
     return roots
 
 
+def offset_roots(n: int, roam: int, span: int) -> list[list[list[int]]]:
+    """The roots of the free-placement search (`free.py`): the largest square alone, at
+    every offset (ox, oy) from the corner of an area of n + span units with
+    0 <= ox <= oy <= span // 2. Every configuration whose bounding box is at most
+    n + span wide and high, moved so that its box starts at the area's corner, has its
+    largest square at such an offset after one of the area's eight symmetries. The
+    search area (n + 2 * roam units, roam >= span / 2) holds that area."""
+    if 2 * roam < span:
+        raise ValueError(f"offset roots: the area n + 2*roam = {n + 2 * roam} is smaller than n + span = {n + span}")
+    if n <= 0:
+        return []
+    return [[[n, ox - roam, oy - roam]] for oy in range(span // 2 + 1) for ox in range(oy + 1)]
+
+
+def roots_of(descriptor: dict[str, Any]) -> list[list[list[int]]]:
+    """The root prefixes of a search descriptor: the offset roots when it names a
+    `free_span`, else the symmetry-broken pair of `root_prefixes`."""
+    span = descriptor.get("free_span")
+    if span is not None:
+        return offset_roots(descriptor["n"], descriptor["roam"], int(span))
+    return root_prefixes(descriptor["n"], descriptor["roam"], descriptor["free_below"])
+
+
 def prefix_ids(tables: Tables, prefix: list[list[int]]) -> np.ndarray:
     """Placement ids of a prefix given in solution coordinates (largest square first)."""
     ids = np.empty(len(prefix), np.int64)
@@ -133,5 +156,10 @@ def prefix_squares(tables: Tables, ids: Any) -> list[list[int]]:
 
 
 def space_key(descriptor: dict[str, Any]) -> dict[str, Any]:
-    """The part of a descriptor that fixes the search (everything but prefix and bound)."""
-    return {k: descriptor.get(k) for k in ("n", "roam", "free_below", "greedy", "greedy_slack", "max_added", "count")}
+    """The part of a descriptor that fixes the search (everything but prefix and bound).
+    `free_span` joins it only when set, so the keys of the other searches (and their
+    checkpoints) are as they were."""
+    key = {k: descriptor.get(k) for k in ("n", "roam", "free_below", "greedy", "greedy_slack", "max_added", "count")}
+    if descriptor.get("free_span") is not None:
+        key["free_span"] = int(descriptor["free_span"])
+    return key

@@ -211,6 +211,15 @@ def test_cli_solve_of_any_text_is_clean(name, data):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_an_instance_too_long_for_a_file_name_is_refused_in_one_line(name):
+    """Text of over 255 characters cannot name a file (the system says ENAMETOOLONG when
+    asked); it is read as an inline instance and refused or answered, never an internal
+    error. Digits too: a puzzle that reads a bare number itself asks the same question."""
+    for spec in ("9" * 256, "x" * 300, "1" * 5000):
+        assert_clean_cli(runner.invoke(COMMAND, [name, "solve", spec, "--budget", "0.5", "--no-store", "--quiet"]))
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_an_svg_that_cannot_be_written_is_refused_before_solving(name, tmp_path):
     instance = smallest_instance(PUZZLES[name])
     missing = tmp_path / "missing" / "out.svg"

@@ -2,6 +2,7 @@
 in the worker, or the pool stops its process group), the pool goes on, the task's
 Budget carries the bound, and threads are not refused (RLIMIT_DATA, not RLIMIT_AS)."""
 
+import mmap
 import multiprocessing as mp
 import os
 import pickle
@@ -49,9 +50,14 @@ def many_threads(count):
 
 
 def _hold(nbytes):
-    block = np.ones(nbytes // 8)
+    """Hold `nbytes` of shared anonymous memory, touched (resident). RLIMIT_DATA counts
+    only private memory, so no child can fail to allocate, however much the worker it
+    forked from holds already: only the watcher of the process group can stop them."""
+    block = mmap.mmap(-1, nbytes)  # MAP_SHARED | MAP_ANONYMOUS: counted as Pss_Shmem
+    for offset in range(0, nbytes, mmap.PAGESIZE):
+        block[offset] = 1
     time.sleep(60)
-    del block
+    block.close()
 
 
 def children_holding(nbytes, count, *, budget, interim):
@@ -87,8 +93,9 @@ def test_a_task_over_its_limit_fails_and_the_pool_goes_on():
 
 @linux
 def test_processes_of_a_task_are_bounded_together():
-    share = int(LIMIT * 0.4)  # each child stays under the limit; three pass it together
-    with WorkerPool(1, memory_bytes=LIMIT, start="fork") as pool:
+    limit = _vm_data() + 1024**3  # what this process holds now: the worker forks from it
+    share = int(limit * 0.4)  # three children pass the limit together
+    with WorkerPool(1, memory_bytes=limit, start="fork") as pool:
         started = time.monotonic()
         stopped = run(pool, Task(children_holding, (share, 3), context=True))
         assert not stopped.ok and stopped.error == "memory"

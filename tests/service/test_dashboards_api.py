@@ -22,7 +22,7 @@ from puzzlelab.puzzles.matchsticks.reference import published_table as matchstic
 from puzzlelab.puzzles.tiling.reference import CONTEST_OPTIMA, a219158_table
 from puzzlelab.service.answers import SourcedAnswer, clear_answer_sources, register_answer_source
 from puzzlelab.service.app import create_app
-from puzzlelab.service.sources import MATCHSTICKS_SHIPPED, register_shipped_sources
+from puzzlelab.service.sources import COINS_TABLE, MATCHSTICKS_SHIPPED, register_shipped_sources
 from support.job_waiting import wait_for
 
 # One job per puzzle, each solved to optimality in seconds: (puzzle, instance, key).
@@ -341,6 +341,6 @@ def test_the_shipped_coins_table_is_on_the_dashboard_and_served_checked(client):
     assert font["counts"]["solved"] >= len(entries)
     first = entries[0]
     answer = client.get("/api/records/coins/answer", params={"instance": first.key}).json()
-    assert answer["value"] == first.moves and answer["verified"] and answer["source"].startswith("font5x7 optimal table")
+    assert answer["value"] == first.moves and answer["verified"] and answer["source"] == COINS_TABLE
     moves = client.get("/api/records/coins/answer/export/moves", params={"instance": first.key})
     assert moves.status_code == 200 and json.loads(moves.text) == first.solution

@@ -12,6 +12,7 @@ test-only puzzles registered below (`hog`, `broken`) exist in them too."""
 from __future__ import annotations
 
 import json
+import mmap
 import multiprocessing as mp
 import os
 import threading
@@ -50,9 +51,14 @@ LIMIT = _vm_data() + 1024**3
 
 # ------------------------------------------------------------ test-only puzzles
 def _hold(nbytes: int) -> None:
-    block = np.ones(nbytes // 8)  # touched: resident
+    """Hold `nbytes` of shared anonymous memory, touched (resident). RLIMIT_DATA counts
+    only private memory, so no child can fail to allocate, however much the worker it
+    forked from holds already: only the watcher of the process group can stop them."""
+    block = mmap.mmap(-1, nbytes)  # MAP_SHARED | MAP_ANONYMOUS: counted as Pss_Shmem
+    for offset in range(0, nbytes, mmap.PAGESIZE):
+        block[offset] = 1
     time.sleep(60)
-    del block
+    block.close()
 
 
 def _hog(instance, *, budget, progress, seed, gigabytes=64.0, processes=0, upfront=False):
@@ -63,9 +69,8 @@ def _hog(instance, *, budget, progress, seed, gigabytes=64.0, processes=0, upfro
         budget.require_memory(gigabytes * 1e9, "hog")
     if processes:
         ctx = mp.get_context("fork")
-        # 0.35 each: together (with the worker itself) over the limit, while each child,
-        # a fork of a worker that may already hold a few hundred MB, stays under its own
-        # RLIMIT_DATA (at 0.4 a loaded worker's child failed to allocate at all)
+        # 0.35 each: together (with the worker itself) over the limit; each child holds
+        # shared memory, which its own RLIMIT_DATA does not count (`_hold`)
         children = [ctx.Process(target=_hold, args=(int(budget.memory_bytes * 0.35),)) for _ in range(processes)]
         for child in children:
             child.start()

@@ -22,7 +22,7 @@ from puzzlelab.cli.errors import EXIT_INTERNAL, EXIT_NO_ANSWER, err, fail, out, 
 from puzzlelab.cli.running import progress_printer, run_interruptibly, store_result
 from puzzlelab.core.files import check_output_file, check_output_folder, write_output
 from puzzlelab.core.inputs import check_number, decode_bytes, read_text_file
-from puzzlelab.core.puzzle import InvalidInstance
+from puzzlelab.core.puzzle import InvalidInstance, names_a_file
 from puzzlelab.core.result import Budget, Result, Status
 from puzzlelab.puzzles.coins import PUZZLE, model
 from puzzlelab.puzzles.coins.memory import memory_available
@@ -116,7 +116,7 @@ def _read_start(start: str) -> str:
         stream = getattr(sys.stdin, "buffer", None)
         raw = stream.read(START_BYTES + 1) if stream is not None else sys.stdin.read(START_BYTES + 1).encode()
         return decode_bytes(raw, "standard input", START_BYTES)
-    if "\n" not in start and "\x00" not in start and len(start) < 4096 and Path(start).is_file():
+    if names_a_file(start):
         return read_text_file(start, "start file", START_BYTES)
     return start
 

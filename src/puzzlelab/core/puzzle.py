@@ -38,6 +38,7 @@ __all__ = [
     "Method",
     "Puzzle",
     "parse_range",
+    "names_a_file",
 ]
 
 
@@ -307,9 +308,8 @@ class Puzzle:
             return self.parse(decode_input(text, "standard input", self.max_input_bytes))
         if spec in self.catalog():
             return self.catalog_instance(spec)
-        path = Path(spec)
-        if local and len(spec) < 4096 and "\n" not in spec and "\x00" not in spec and _is_file(path):
-            text = read_text_file(path, "instance file", self.max_input_bytes)
+        if local and names_a_file(spec):
+            text = read_text_file(Path(spec), "instance file", self.max_input_bytes)
             return self.parse(decode_input(text, spec, self.max_input_bytes))
         try:
             return self.parse(decode_input(spec, "instance", self.max_input_bytes))
@@ -390,11 +390,14 @@ class Puzzle:
         }
 
 
-def _is_file(path: Path) -> bool:
-    """Whether `path` names a file; False for text that cannot be a path at all (an
-    inline instance of over 255 characters is ENAMETOOLONG, which `is_file` raises)."""
+def names_a_file(spec: str) -> bool:
+    """Whether the text a user gave names a file here; False for text that cannot be a
+    path at all (an inline instance with a newline or NUL, or of over 255 characters,
+    which is ENAMETOOLONG that `Path.is_file` raises)."""
+    if len(spec) >= 4096 or "\n" in spec or "\x00" in spec:
+        return False
     try:
-        return path.is_file()
+        return Path(spec).is_file()
     except (OSError, ValueError):
         return False
 

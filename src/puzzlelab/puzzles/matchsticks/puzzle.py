@@ -5,10 +5,9 @@ first run, so loading the puzzle compiles and imports no numba kernel)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from puzzlelab.core.puzzle import Puzzle
+from puzzlelab.core.puzzle import Puzzle, names_a_file
 from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.matchsticks.drawing import parse_any_solution
 from puzzlelab.puzzles.matchsticks.methods import METHODS
@@ -47,7 +46,7 @@ class MatchsticksPuzzle(Puzzle):
             isinstance(spec, str)
             and _NUMBER.fullmatch(spec)
             and spec not in self.catalog()
-            and not (local and len(spec) < 4096 and Path(spec).is_file())
+            and not (local and names_a_file(spec))
         ):
             return parse_instance(spec)
         return super().load(spec, local=local)

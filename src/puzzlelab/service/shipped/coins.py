@@ -35,7 +35,7 @@ def claims(font: str = "font5x7") -> Iterator[Claim]:
     for start, target, moves, solution in table.unreplayed():  # check_claim replays each with the checker
         key = f"{table.font}:{start}-{target}"
         provenance = {**shared, "start": start, **(starts.get(start) or {})}
-        yield Claim(key, key, moves, "optimal", "optimal (full BFS)", TABLE, "bfs", provenance, solution, None, {}, "answer", TABLE)
+        yield Claim(key, key, moves, "optimal", "optimal (full BFS)", f"{font} optimal table (full BFS)", "bfs", provenance, solution, None, {}, "answer", TABLE)
 
 
 # one part per shipped file: a file that cannot be read leaves the others shown

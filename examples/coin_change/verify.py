@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from coin_change.model import Change, parse_solution
+from puzzlelab.core.inputs import shown
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Verdict
 
@@ -28,7 +29,8 @@ def check(instance: Change, solution: Any) -> Verdict:
     denominations, target = instance  # a Change unpacks like the tuple it is
     strangers = sorted({c for c in coins if c not in denominations})
     if strangers:
-        return Verdict(False, None, f"coins {strangers} are not denominations of this instance ({list(denominations)})")
+        named = ", ".join(shown(c) for c in strangers[:5]) + (", ..." if len(strangers) > 5 else "")
+        return Verdict(False, None, f"coins [{named}] are not denominations of this instance ({list(denominations)})")
     total = sum(coins)
     if total != target:
         return Verdict(False, len(coins), f"coins sum to {total}, not {target}", figures={"sum": total})

@@ -26,8 +26,11 @@ def _vm_data() -> int:
     return 200 * 1024**2
 
 
-# The workers fork from this process and start with what it holds.
-LIMIT = _vm_data() + 1024**3
+def limit_now() -> int:
+    """A worker's limit: what this process holds now plus 1 GB. The workers fork from
+    it and start with what it holds when they fork, so it is taken when a test starts,
+    not when the module is imported (the process grows as the suite runs)."""
+    return _vm_data() + 1024**3
 
 linux = pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="memory limits are enforced on Linux")
 
@@ -82,18 +85,19 @@ def run(pool, task, seconds=60.0):
 
 @linux
 def test_a_task_over_its_limit_fails_and_the_pool_goes_on():
-    with WorkerPool(1, memory_bytes=LIMIT, start="fork") as pool:
+    limit = limit_now()
+    with WorkerPool(1, memory_bytes=limit, start="fork") as pool:
         failed = run(pool, Task(allocate, (64e9,), context=True))
         assert not failed.ok and "MemoryError" in failed.error.strip().splitlines()[-1]
         fits = run(pool, Task(allocate, (64e6,), context=True))
         assert fits.ok and fits.value == 8e6
-        assert run(pool, Task(bound_of_budget, context=True)).value == LIMIT
+        assert run(pool, Task(bound_of_budget, context=True)).value == limit
         assert run(pool, Task(many_threads, (64,))).value == 64
 
 
 @linux
 def test_processes_of_a_task_are_bounded_together():
-    limit = _vm_data() + 1024**3  # what this process holds now: the worker forks from it
+    limit = limit_now()
     share = int(limit * 0.4)  # three children pass the limit together
     with WorkerPool(1, memory_bytes=limit, start="fork") as pool:
         started = time.monotonic()

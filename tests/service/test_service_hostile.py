@@ -43,9 +43,11 @@ def _vm_data() -> int:
     return 200 * 1024**2
 
 
-# Each job's memory limit here: what this process holds now plus 1 GB. Its workers are
+# Each job's memory limit here: what this process holds plus 1 GB. Its workers are
 # forks of it, and start with what it holds when they fork, the stacks of its threads
-# included (the service's forkserver workers start from a lean process instead).
+# included (the service's forkserver workers start from a lean process instead). The
+# `client` fixture takes it again when it starts the service: the test process grows as
+# the suite runs, and a figure taken at import would leave its workers no room.
 LIMIT = _vm_data() + 1024**3
 
 
@@ -132,6 +134,8 @@ class Broken(Toy):
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
+    global LIMIT
+    LIMIT = _vm_data() + 1024**3
     added = {"hog": Hog(), "broken": Broken()}
     REGISTRY.update(added)
     path = tmp_path_factory.mktemp("hostile") / "records.sqlite"

@@ -1,5 +1,6 @@
 """Gather the matchsticks proofs recorded by `bench_matchsticks_proofs.py --record`
-(one or more record files, later files first) into the package's `data/proofs.json`:
+(one or more record files, later files first) into the package's `data/proofs.json`
+(rows already shipped stay for the n no record file has):
 for each n its optimum, optimal-solution count and classes, one optimal solution, and
 how it was run (command, date, seconds, commit). Every row is checked on the way
 (`proofs.check_proof`).
@@ -46,6 +47,9 @@ def main() -> None:
         for key, entry in json.loads(Path(path).read_text())["proofs"].items():
             if entry.get("status") == "optimal" and entry.get("verified") and int(key) not in rows:
                 rows[int(key)] = row_of(entry)
+    if data_file().exists():
+        for row in json.loads(data_file().read_text())["proofs"]:
+            rows.setdefault(int(row["n"]), row)
     write_proofs(data_file(), [rows[n] for n in sorted(rows)], PROVENANCE)
     print(f"wrote {data_file()}: n = {', '.join(map(str, sorted(rows)))}")
 

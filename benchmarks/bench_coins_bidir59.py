@@ -12,7 +12,7 @@ shortest. On this shared 2-core machine run only a few, with short limits:
 
 The whole sample takes up to 5 hours, so `--rows FILE` keeps each finished puzzle's row
 as it ends and a rerun with the same file (and the same budget, memory and threads)
-skips those: the run can be stopped and resumed across sessions. `--shard I/K` splits
+skips those: the run can be stopped and resumed another day. `--shard I/K` splits
 the sample between K processes sharing one rows file (one a core):
     nice -n 5 python benchmarks/bench_coins_bidir59.py --rows R --shard 0/2 &
     nice -n 5 python benchmarks/bench_coins_bidir59.py --rows R --shard 1/2

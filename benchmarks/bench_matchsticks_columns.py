@@ -53,7 +53,7 @@ def _provenance(workers: int) -> dict:
 
 def _resumed(checkpoint: str | None, result) -> dict:
     """For a search that ran from a checkpoint: subtrees resumed, and the kernel CPU
-    seconds of every subtree (its wall time over several sessions is not one figure)."""
+    seconds of every subtree (its wall time over several runs is not one figure)."""
     seconds = subtree_seconds(checkpoint)
     if seconds is None:
         return {}

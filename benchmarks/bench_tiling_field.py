@@ -1,13 +1,15 @@
 """`auto` at 10 s beside CP-SAT at 300 s on a field of 100 contest-style puzzles
 (section 1).
 
-The field: the practice server's generator (`contest.random_puzzle`) with fixed seeds,
-in four groups: 60 contest puzzles (sides 20..40, 5% blocked), 15 sparse ones (2%),
-15 dense ones (15%), and 10 large ones (sides 60..100, 5%). The peer, CP-SAT's set
+The field: 100 puzzles drawn once by the practice server's generator
+(`contest.random_puzzle`), kept in `benchmarks/data/tiling_field.json` (each puzzle's
+size, blocked cells and id) so every run and the peer cache see the same grids, in four
+groups: 60 contest puzzles (sides 20..40, 5% blocked), 15 sparse ones (2%), 15 dense
+ones (15%), and 10 large ones (sides 60..100, 5%). The peer, CP-SAT's set
 partition (`--peer-threads` threads, `--peer-limit` seconds, default 300), is computed
 once per puzzle and kept in `benchmarks/data/tiling_peer_cache.json` (committed): a run
 fills in the puzzles it lacks, saving after each one, so the cache fills over several
-sessions (`--peer-only` to fill it without running `auto`); an entry is reused when its
+runs (`--peer-only` to fill it without running `auto`); an entry is reused when its
 limit is at least the one asked or it is proven optimal. Both answers are verified.
 Each entry keeps the machine's 1-minute load when it started (`load`): CP-SAT's limit is
 wall time, so an unproven entry computed beside other work is weaker than it would be
@@ -27,31 +29,30 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import time
 from pathlib import Path
 
+import numpy as np
 from common import write_json
 
 from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.tiling import PUZZLE
-from puzzlelab.puzzles.tiling.contest import random_puzzle
 from puzzlelab.puzzles.tiling.cpsat import cpsat_tiling
 from puzzlelab.puzzles.tiling.model import Grid, format_solution
 
 CACHE = Path(__file__).resolve().parent / "data" / "tiling_peer_cache.json"
-# (group, count, min side, max side, blocked share)
-GROUPS = (("contest", 60, 20, 40, 0.05), ("sparse", 15, 20, 40, 0.02), ("dense", 15, 20, 40, 0.15), ("large", 10, 60, 100, 0.05))
+FIELD = CACHE.with_name("tiling_field.json")
 
 
 def field() -> list[tuple[str, Grid]]:
-    """The 100 puzzles, in a fixed order: (name, grid)."""
+    """The 100 puzzles, in the file's order: (name, grid)."""
     puzzles = []
-    for group, count, low, high, blocked in GROUPS:
-        for i in range(count):
-            puzzles.append((f"{group}-{i}", random_puzzle(random.Random(f"issue28:{group}:{i}"), low, high, blocked)))
+    for name, entry in json.loads(FIELD.read_text()).items():
+        free = np.ones(entry["height"] * entry["width"], dtype=bool)
+        free[entry["blocked"]] = False
+        puzzles.append((name, Grid.from_array(free.reshape(entry["height"], entry["width"]), id=entry["id"])))
     return puzzles
 
 

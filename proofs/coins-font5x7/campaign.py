@@ -1,4 +1,4 @@
-"""The font5x7 BFS campaign's results, carried between sessions (issue 23).
+"""The font5x7 BFS campaign's results, carried from one machine's records store to the next.
 
 `puzzlelab coins batch --font font5x7 --method bfs` solves every puzzle of the font, one
 start glyph at a time, and keeps each verified optimum in the records store. A store
@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from puzzlelab.core.git import git_output
 from puzzlelab.core.result import Result, Status
 from puzzlelab.core.store import Store
 from puzzlelab.puzzles.coins import PUZZLE, model
-from puzzlelab.puzzles.coins.optimal_table import ALPHABET, FORMAT, encode_moves, entries_digest, load_table
+from puzzlelab.puzzles.coins.optimal_table import encode_moves, load_table, table_text
 from puzzlelab.puzzles.coins.reference import published_lengths
 
 HERE = Path(__file__).resolve().parent
@@ -57,7 +57,7 @@ def export(store_path: str) -> None:
         if moves != record.value:
             raise SystemExit(f"{record.instance}: stored value {record.value}, the checker counts {moves}")
         entries[record.instance] = {"moves": moves, "solution": record.solution, "method": record.method, "seconds": record.seconds}
-        if record.stats.get("cpu_seconds") is not None:  # recorded by the batch since issue 23's table
+        if record.stats.get("cpu_seconds") is not None:  # recorded by the batch since CPU time went into the table's provenance
             entries[record.instance]["cpu_seconds"] = record.stats["cpu_seconds"]
     starts = sorted({key.split(":")[1].rsplit("-", 1)[0] for key in entries})
     payload = {
@@ -110,7 +110,7 @@ def ship() -> None:
             if moves != entry["moves"] or published.get(key, moves) != moves:
                 raise SystemExit(f"{key}: solved.json says {entry['moves']}, the checker counts {moves}, published {published.get(key)}")
             puzzles[f"{start}-{target}"] = [moves, encode_moves(entry["solution"], width)]
-    _write_table(puzzles, _provenance(solved, by_start, whole))
+    TABLE.write_text(table_text(FONT, puzzles, _provenance(solved, by_start, whole)))
     table = load_table(path=TABLE)
     replayed = sum(1 for _ in table.entries())
     matched = sum(1 for key in published if key.startswith(FONT + ":") and tuple(key.split(":")[1].split("-")) in table)
@@ -129,7 +129,7 @@ def _provenance(solved: dict, by_start: dict[str, dict[str, dict]], whole: list[
     for start in whole:
         starts[start]["first_recorded_in"] = first.get(start)
     known_cpu = [s["cpu_seconds"] for s in starts.values() if s["cpu_seconds"] is not None]
-    engine = _git("log", "-1", "--format=%H %cs", "--", *ENGINE)
+    engine = git_output(REPO, "log", "-1", "--format=%H %cs", "--", *ENGINE)
     boards = math.comb(35, 12)
     return {
         "command": CAMPAIGN,
@@ -141,7 +141,7 @@ def _provenance(solved: dict, by_start: dict[str, dict[str, dict]], whole: list[
         "first commit whose solved.json holds it whole (null: not committed when this table was written); engine_commit is "
         "the last commit to change the BFS engine's files before the table was written",
         "shipped": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "shipped_from": _git("rev-parse", "HEAD"),
+        "shipped_from": git_output(REPO, "rev-parse", "HEAD"),
         "generator": "python proofs/coins-font5x7/campaign.py ship",
         "puzzles": sum(len(by_start[s]) for s in whole),
         "of": len(model.catalog_names(FONT)),
@@ -151,25 +151,16 @@ def _provenance(solved: dict, by_start: dict[str, dict[str, dict]], whole: list[
         "cpu_seconds_known_for_starts": len(known_cpu),
         "cpu_note": "starts before the threaded BFS ran in one single-threaded worker at nice 19 (CPU time at most the wall time); "
         "the last ones (T..Z, 0..9) expanded each level on 2 threads; all on a 2-core machine shared with other jobs; "
-        "the batch records CPU seconds since issue 23 (null where a start was computed before)",
+        "the batch records CPU seconds only since the threaded BFS (null where a start was computed before)",
     }
-
-
-def _write_table(puzzles: dict, provenance: dict) -> None:
-    font = model.fonts()[FONT]
-    head = {"format": FORMAT, "font": FONT, "width": font["width"], "height": font["height"], "alphabet": ALPHABET,
-            "moves_encoding": "two characters a move: the cell the coin leaves, the cell it lands on; cell (x, y) is alphabet[y * width + x]",
-            "provenance": provenance, "sha256": entries_digest(puzzles)}
-    lines = [f"{json.dumps(key)}: {json.dumps(value, separators=(',', ':'))}" for key, value in puzzles.items()]
-    TABLE.write_text(json.dumps(head, indent=1)[:-2] + ',\n "puzzles": {\n' + ",\n".join(lines) + "\n}}\n")  # one puzzle a line
 
 
 def _first_recorded(starts: list[str]) -> dict[str, str]:
     """Start -> 'COMMIT DATE' of the first commit whose solved.json holds all its targets."""
     found: dict[str, str] = {}
-    log = _git("log", "--reverse", "--format=%H %cs", "--", str(SOLVED.relative_to(REPO))) or ""
+    log = git_output(REPO, "log", "--reverse", "--format=%H %cs", "--", str(SOLVED.relative_to(REPO))) or ""
     for line in log.splitlines():
-        text = _git("show", f"{line.split()[0]}:{SOLVED.relative_to(REPO)}")
+        text = git_output(REPO, "show", f"{line.split()[0]}:{SOLVED.relative_to(REPO)}")
         try:
             keys = json.loads(text or "")["puzzles"]
         except (ValueError, KeyError, TypeError):
@@ -178,15 +169,6 @@ def _first_recorded(starts: list[str]) -> dict[str, str]:
             if start not in found and sum(1 for k in keys if k.startswith(f"{FONT}:{start}-")) == len(model.fonts()[FONT]["order"]) - 1:
                 found[start] = line
     return found
-
-
-def _git(*args: str) -> str | None:
-    """git's output in the repository, stripped; None without git or outside a checkout."""
-    try:
-        done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
 
 
 if __name__ == "__main__":

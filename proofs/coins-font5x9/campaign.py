@@ -21,15 +21,15 @@ Both functions take the font and the paths, so the tests run them on a 5 x 7 sta
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from puzzlelab.core.files import write_atomic
+from puzzlelab.core.git import git_output
 from puzzlelab.puzzles.coins import PUZZLE, model
-from puzzlelab.puzzles.coins.optimal_table import ALPHABET, FORMAT, encode_moves, entries_digest, load_table
+from puzzlelab.puzzles.coins.optimal_table import encode_moves, load_table, table_text
 from puzzlelab.puzzles.coins.reference import published_lengths
 
 HERE = Path(__file__).resolve().parent
@@ -96,7 +96,7 @@ def ship(solved_path: Path = SOLVED, table_path: Path = TABLE, font: str = FONT)
         checked_start(summary, font)
         for target, row in entry["targets"].items():
             puzzles[f"{start}-{target}"] = [row["moves"], encode_moves(row["solution"], width)]
-    _write_table(table_path, font, puzzles, _provenance(solved, font, len(puzzles)))
+    write_atomic(table_path, table_text(font, puzzles, _provenance(solved, font, len(puzzles))), "coin table", "table")
     table = load_table(path=table_path)
     replayed = sum(1 for _ in table.entries())
     print(f"{replayed} puzzles from {len(solved['starts'])} start(s) -> {table_path} ({table_path.stat().st_size:,} bytes); every move list replayed")
@@ -111,9 +111,9 @@ def _provenance(solved: dict, font: str, puzzles: int) -> dict[str, Any]:
         "Elias-Fano level files, one board per orbit when a symmetry fixes the start: puzzlelab.puzzles.coins.bfs.two_bit_bfs); "
         "a target's BFS level is its optimal number of moves, its move list rebuilt from the level files",
         "results": f"proofs/{HERE.name}/{SOLVED.name}",
-        "engine_commit": _git("log", "-1", "--format=%H %cs", "--", *ENGINE),
+        "engine_commit": git_output(REPO, "log", "-1", "--format=%H %cs", "--", *ENGINE),
         "shipped": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "shipped_from": _git("rev-parse", "HEAD"),
+        "shipped_from": git_output(REPO, "rev-parse", "HEAD"),
         "generator": f"python proofs/{HERE.name}/campaign.py ship",
         "puzzles": puzzles,
         "of": len(model.catalog_names(font)),
@@ -122,27 +122,9 @@ def _provenance(solved: dict, font: str, puzzles: int) -> dict[str, Any]:
                        "symmetry": run.get("symmetry")} for s, run in starts.items()},
         "wall_seconds_total": round(sum(run.get("seconds") or 0 for run in starts.values()), 3),
         "cpu_seconds_total": round(sum(run.get("cpu_seconds") or 0 for run in starts.values()), 3),
-        "figures_note": "wall_seconds and peak_memory_bytes are the run's last process's (a resumed run: its last session); "
-        "level_wall_seconds and cpu_seconds add up every level, in every session",
+        "figures_note": "wall_seconds and peak_memory_bytes are the run's last process's (a resumed run: its last process's); "
+        "level_wall_seconds and cpu_seconds add up every level, over every process of a resumed run",
     }
-
-
-def _write_table(path: Path, font: str, puzzles: dict, provenance: dict) -> None:
-    """One puzzle a line, as the font5x7 table (proofs/coins-font5x7/campaign.py)."""
-    shape = model.fonts()[font]
-    head = {"format": FORMAT, "font": font, "width": shape["width"], "height": shape["height"], "alphabet": ALPHABET,
-            "moves_encoding": "two characters a move: the cell the coin leaves, the cell it lands on; cell (x, y) is alphabet[y * width + x]",
-            "provenance": provenance, "sha256": entries_digest(puzzles)}
-    lines = [f"{json.dumps(key)}: {json.dumps(value, separators=(',', ':'))}" for key, value in puzzles.items()]
-    write_atomic(path, json.dumps(head, indent=1)[:-2] + ',\n "puzzles": {\n' + ",\n".join(lines) + "\n}}\n", "coin table", "table")
-
-
-def _git(*args: str) -> str | None:
-    try:
-        done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ __all__ = [
     "encode_moves",
     "decode_moves",
     "entries_digest",
+    "table_text",
     "load_table",
 ]
 
@@ -97,6 +98,18 @@ def decode_moves(text: str, width: int, height: int) -> list[list[int]]:
 def entries_digest(puzzles: dict[str, Any]) -> str:
     """sha256 of the entries in a canonical form: the file records it; a reader recomputes it."""
     return hashlib.sha256(json.dumps(puzzles, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def table_text(font: str, puzzles: dict[str, list], provenance: dict[str, Any]) -> str:
+    """The file `load_table` reads: the head (format, board, alphabet, provenance, digest)
+    and `puzzles` ("A-B": [moves, encoded moves]) one a line, so a diff shows the puzzles
+    that changed. The campaign scripts in proofs/ write it."""
+    shape = fonts()[font]
+    head = {"format": FORMAT, "font": font, "width": shape["width"], "height": shape["height"], "alphabet": ALPHABET,
+            "moves_encoding": "two characters a move: the cell the coin leaves, the cell it lands on; cell (x, y) is alphabet[y * width + x]",
+            "provenance": provenance, "sha256": entries_digest(puzzles)}
+    lines = [f"{json.dumps(key)}: {json.dumps(value, separators=(',', ':'))}" for key, value in puzzles.items()]
+    return json.dumps(head, indent=1)[:-2] + ',\n "puzzles": {\n' + ",\n".join(lines) + "\n}}\n"
 
 
 class OptimalTable:

@@ -161,7 +161,7 @@ def _digest(prefixes: Any) -> str:
 
 def subtree_seconds(path: str | os.PathLike | None) -> float | None:
     """The kernel seconds of every finished subtree in the checkpoint at `path`, resumed
-    ones included (None when there is none): a search spread over several sessions has
+    ones included (None when there is none): a search spread over several runs has
     no single wall time, this is its cost."""
     if not path or not os.path.exists(path):
         return None

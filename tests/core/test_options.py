@@ -60,7 +60,7 @@ def test_coerce_gives_the_declared_kind_or_a_clear_error(option, raw):
         assert value in ("a", "b")
 
 
-def test_the_issue_s_numbers_are_refused():
+def test_numbers_out_of_range_or_not_whole_are_refused():
     width = OPTIONS[0]
     for raw in ("9" * 5000, True, 2.5, "inf", float("nan"), [3]):
         with pytest.raises(InvalidInstance, match="option --width"):

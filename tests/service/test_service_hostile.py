@@ -365,13 +365,24 @@ def test_options_naming_server_files_or_machines_are_refused(client, tmp_path, m
     assert not any(tmp_path.iterdir()) and not (tmp_path.parent / "escape").exists()  # nothing written
 
 
-def test_the_issue_example_writes_nothing(client):
+def test_a_server_path_in_the_options_writes_nothing(client):
     body = {"puzzle": "matchsticks", "instance": 26, "method": "full", "options": {"checkpoint": "/some/path.json"}}
     refused(post(client, body), 422, "checkpoint", "server")
     assert not Path("/some/path.json").exists() and not Path("/some").exists()
     for puzzle, method, name in (("macmahon", "enumerate", "checkpoint"), ("coins", "bfs", "workdir"), ("macmahon", "enumerate", "address")):
         instance = REGISTRY[puzzle].tour_instance
         refused(post(client, {"puzzle": puzzle, "instance": instance, "method": method, "options": {name: "/tmp/x"}}), 422, name)
+
+
+@pytest.mark.parametrize(("group", "symmetry", "words"), [("rot90", True, "rot90"), ("rot180,nope", True, "nope"), ("rot180", False, "symmetry")])
+def test_a_group_the_instance_lacks_is_refused_at_the_door(client, group, symmetry, words):
+    """2 x 3 has no quarter turn: the job is refused before it is queued, naming the element."""
+    before = job_ids(client)
+    body = {"puzzle": "macmahon", "instance": "2x3/free", "method": "enumerate", "options": {"group": group, "symmetry": symmetry}}
+    refused(post(client, body), 422, "group", words)
+    assert job_ids(client) == before
+    job = post(client, {**body, "options": {"group": "rot180"}}).json()  # a symmetry it has runs
+    assert wait_for(client, job["id"])["state"] == "done"
 
 
 def test_the_listing_offers_no_server_option(client):

@@ -281,6 +281,12 @@ class Puzzle:
         spend its budget compiling. Nothing by default."""
 
     # ------------------------------------------------------------ provided
+    def check_options(self, instance: Any, method: str, options: dict[str, Any]) -> None:
+        """Checks of options that need the instance too (a symmetry the instance must
+        have, a size it must allow): InvalidInstance naming the option, raised before a
+        run starts or a job is queued, so a request is refused at the door instead of
+        failing later. `options` are `Method.parse_options`'s values. None by default."""
+
     def method(self, name: str | None) -> Method:
         name = name or self.default_method
         if name not in self.methods:
@@ -332,6 +338,7 @@ class Puzzle:
         `verdict` is the checker's; raises WrongAnswer if the checker rejects it."""
         chosen = self.method(method)
         values = chosen.parse_options(options)
+        self.check_options(instance, chosen.name, values)
         seed = check_int(seed, "seed", minimum=0, maximum=MAX_SEED)
         if not isinstance(budget, Budget):
             budget = Budget(self.default_budget if budget is None else float(budget))

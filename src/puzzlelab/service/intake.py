@@ -203,5 +203,6 @@ def admit(
     options = capacity.options(method, request.options, method.parse_options(request.options, remote=True))
     budget = min(puzzle.default_budget, capacity.max_budget) if request.budget is None else capacity.budget(request.budget)
     instance, key, instance_json = load_instance(puzzle, request.instance)
+    puzzle.check_options(instance, method.name, options)
     check_given_grid(puzzle, instance_json, start_method=start_method, memory_bytes=memory_bytes)
     return Admitted(puzzle, method, options, instance, key, instance_json, float(budget), int(request.seed))

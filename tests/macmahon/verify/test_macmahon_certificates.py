@@ -141,7 +141,7 @@ def test_hex2_count_is_found_but_not_checked():
 
 
 @pytest.mark.parametrize("name", ["4x6", "hex2", "2x3/free"])
-def test_the_issues_forgeries_are_never_valid(name):
+def test_forged_certificates_are_never_valid(name):
     inst, grid = parse_instance(name), first(name)
     forgeries = [
         {"kind": "count", "total": 5, "complete": True, "examples": [grid]},

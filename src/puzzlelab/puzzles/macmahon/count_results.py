@@ -15,7 +15,7 @@ from puzzlelab.core.puzzle import InvalidInstance, WrongAnswer
 from puzzlelab.core.result import Budget, Result, Status, Verdict
 from puzzlelab.puzzles.macmahon.brute import backtrack_solutions
 from puzzlelab.puzzles.macmahon.enumerator import SYM_CAP, codes_to_grid, count_solutions, first_solution
-from puzzlelab.puzzles.macmahon.model import Instance, instance_key, parse_instance
+from puzzlelab.puzzles.macmahon.model import Instance, group_generators, instance_key, parse_instance
 from puzzlelab.puzzles.macmahon.verify.checker import verify
 
 __all__ = [
@@ -70,7 +70,7 @@ def run_enumerate(inst: Instance, *, budget: Budget, progress, seed: int, worker
     representative per class of that group, as grids (for `count --list`).
     `backend`/`address`: where the subtrees run (`core.parallel`: local processes or
     a Ray cluster; the address defaults to $RAY_ADDRESS)."""
-    generators = [g for g in group.replace(" ", "").split(",") if g]
+    generators = group_generators(group)
     stats = count_solutions(
         inst, budget=budget, progress=progress, workers=workers, split_depth=split_depth, order=order,
         symmetry=symmetry, generators=generators, checkpoint=checkpoint or None,

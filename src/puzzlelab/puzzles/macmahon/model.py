@@ -25,7 +25,7 @@ from puzzlelab.core.puzzle import InvalidInstance
 from puzzlelab.puzzles.macmahon.boards import Board, board, parse_board_name
 from puzzlelab.puzzles.macmahon.tiles import DEFAULT_COLOURS, burnside_count, canonical, tile_name, tile_set
 
-__all__ = ["Instance", "parse_instance", "format_instance", "instance_key", "MAX_COLOURS", "shown"]
+__all__ = ["Instance", "parse_instance", "format_instance", "instance_key", "group_generators", "MAX_COLOURS", "shown"]
 
 MAX_COLOURS = len(DEFAULT_COLOURS)
 _KEYS = ("board", "colours", "colors", "border", "tiles")
@@ -278,3 +278,9 @@ def instance_key(inst: Instance) -> str:
         digest = hashlib.sha1(repr(inst.counts).encode()).hexdigest()[:8]
         parts.append(f"tiles-{digest}")
     return "/".join(parts)
+
+
+def group_generators(text: str) -> list[str]:
+    """The `group` option's element names ("rot180, WBR" -> ["rot180", "WBR"]); each must
+    be a symmetry of the instance (symmetry.subgroup_from checks that)."""
+    return [name for name in str(text).replace(" ", "").split(",") if name]

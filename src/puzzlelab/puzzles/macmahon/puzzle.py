@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from puzzlelab.core.puzzle import Puzzle
+from puzzlelab.core.puzzle import InvalidInstance, Puzzle
 from puzzlelab.core.result import Result, Verdict
 from puzzlelab.puzzles.macmahon import render
 from puzzlelab.puzzles.macmahon.methods import METHODS
-from puzzlelab.puzzles.macmahon.model import Instance, format_instance, instance_key, parse_instance
+from puzzlelab.puzzles.macmahon.model import Instance, format_instance, group_generators, instance_key, parse_instance
 from puzzlelab.puzzles.macmahon.verify.checker import verify
 
 __all__ = ["MacMahon"]
@@ -59,6 +59,18 @@ class MacMahon(Puzzle):
 
     def catalog_instance(self, name: str) -> Instance:
         return parse_instance(name)
+
+    def check_options(self, instance: Instance, method: str, options: dict[str, Any]) -> None:
+        """`group` names symmetries of this instance, so it is checked here, before a job
+        is queued, with the instance's own list of symmetries in the message."""
+        generators = group_generators(options.get("group") or "")
+        if not generators:
+            return
+        if options.get("symmetry") is False:
+            raise InvalidInstance("group: counting without symmetry gives the total only; drop the group or keep symmetry on", "group")
+        from puzzlelab.puzzles.macmahon.symmetry import instance_group, subgroup_from  # numpy: only when a group is asked
+
+        subgroup_from(instance_group(instance), generators)
 
     # -------------------------------------------------------------- checking, pictures
     def verify(self, instance: Instance, solution: Any) -> Verdict:

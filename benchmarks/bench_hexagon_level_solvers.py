@@ -10,7 +10,10 @@ time limit; median seconds over repeats, and each method's ratio to SAT's.
 
 --exact-cover times the two DLX models of a penalty-free single level instead (every
 solution counted): Knuth's Algorithm X on the plain exact cover (closed neighbourhoods)
-and Algorithm C on the colour model `dlx` uses (levels/dlx.py), on level 1 and level 3.
+and Algorithm C on the colour model `dlx` uses (levels/dlx.py), on level 1 and level 3;
+and beside miniexact's Algorithm X the same exact cover by a hand-written dancing-links
+search compiled by numba (`dlx_peer.py`), the peer that says whether the package should
+keep a library for it (column "own/X": the hand-written one's time over miniexact's).
 
 The level-2 grid under questions 3 and 3-4 is the best grid of one beam run (width
 --base-width, seed 0, spiral order), the same for every method. A cell reads
@@ -80,32 +83,88 @@ def check(n: int, label: str, rows: dict) -> None:
             raise SystemExit(f"n={n} levels {label}: {m} found {r['penalty']} below the proven least {least}")
 
 
+def own_exact_cover_count(question) -> int:
+    """The plain exact cover of `levels/dlx._exact_cover`, counted by the hand-written peer."""
+    from dlx_peer import build_links, count_covers
+
+    free = question.free()
+    index = {c: i for i, c in enumerate(free)}
+    options = [[index[c]] + [index[x] for x in question.geometry.neighbours_of(c) if x in index] for c in free]
+    return int(count_covers(*build_links(len(free), options), len(free)))
+
+
 def exact_cover_models(args) -> None:
-    """Algorithm X (plain exact cover) against Algorithm C (the level model), penalty 0."""
+    """Algorithm X (plain exact cover) against Algorithm C (the level model), penalty 0,
+    and miniexact's Algorithm X against the hand-written one on the plain exact cover."""
     import time
 
     from puzzlelab.puzzles.hexagon.levels.dlx import dlx_count, exact_cover_count
 
+    own_exact_cover_count(level_question(3, "1", None))  # numba compiles (or loads its cache) outside the timing
     print(f"penalty-free single levels, every solution counted, median of {args.repeats}, load {os.getloadavg()[0]:.1f}")
-    print(f"{'n':>2} {'level':>5} {'count':>6} {'X s':>8} {'C s':>8} {'C/X':>6}")
+    print(f"{'n':>2} {'level':>5} {'count':>6} {'X s':>8} {'C s':>8} {'C/X':>6} {'own s':>8} {'own/X':>6}")
     rows = []
+    solvers = (("x", exact_cover_count), ("c", lambda q: dlx_count(q, 0)), ("own", own_exact_cover_count))
     for n in parse_range(args.orders):
         base = beam_search(n, width=args.base_width, top=2, seed=0)[0][1]
         for label in ("1", "3"):
             question = level_question(n, label, None if label == "1" else base)
-            times = {"x": [], "c": []}
-            counts = set()
+            times: dict[str, list[float]] = {name: [] for name, _ in solvers}
+            counts = {}
             for _ in range(args.repeats):
-                for model, fn in (("x", exact_cover_count), ("c", dlx_count)):
+                for name, fn in solvers:
                     t0 = time.perf_counter()
-                    counts.add(fn(question) if model == "x" else fn(question, 0))
-                    times[model].append(time.perf_counter() - t0)
-            if len(counts) != 1:
-                raise SystemExit(f"n={n} level {label}: the two models count differently: {counts}")
-            x, c = statistics.median(times["x"]), statistics.median(times["c"])
-            print(f"{n:>2} {label:>5} {counts.pop():>6} {x:>8.4f} {c:>8.4f} {c / x:>6.2f}", flush=True)
-            rows.append({"n": n, "level": label, "x_seconds": x, "c_seconds": c})
-    write_json("bench_hexagon_level_exact_cover", {"args": vars(args), "rows": rows})
+                    counts[name] = fn(question)
+                    times[name].append(time.perf_counter() - t0)
+            if len(set(counts.values())) != 1:
+                raise SystemExit(f"n={n} level {label}: the models count differently: {counts}")
+            x, c, own = (statistics.median(times[name]) for name in ("x", "c", "own"))
+            print(f"{n:>2} {label:>5} {counts['x']:>6} {x:>8.4f} {c:>8.4f} {c / x:>6.2f} {own:>8.4f} {own / x:>6.2f}", flush=True)
+            rows.append({"n": n, "level": label, "count": counts["x"], "x_seconds": x, "c_seconds": c, "own_seconds": own})
+    # The level questions above end in milliseconds, where setting the problem up is most
+    # of the time; a search that takes seconds compares the two searches themselves.
+    packing = pentomino_race(args.repeats)
+    write_json("bench_hexagon_level_exact_cover", {"args": vars(args), "rows": rows, "pentominoes_6x10": packing})
+
+
+def pentomino_race(repeats: int) -> dict:
+    """miniexact's Algorithm X and the hand-written one counting the 9,356 packings of the
+    6 x 10 box by the 12 pentominoes (Knuth's test), alternating; medians and the ratio."""
+    import time
+
+    import miniexact
+    from dlx_peer import build_links, count_covers, pentomino_cover
+
+    from puzzlelab.puzzles.hexagon.levels.dlx import SOLUTION
+
+    items, options = pentomino_cover(6, 10)
+
+    def library() -> int:
+        solver = miniexact.miniexacts_x()
+        item = [solver.primary(f"i{i}") for i in range(items)]
+        for option in options:
+            for i in option:
+                solver.add(item[i])
+            solver.add(0)
+        found = 0
+        while solver.solve() == SOLUTION:
+            found += 1
+        return found
+
+    def own() -> int:
+        return int(count_covers(*build_links(items, options), items))
+
+    times: dict[str, list[float]] = {"x": [], "own": []}
+    for _ in range(repeats):
+        for name, fn in (("x", library), ("own", own)):
+            t0 = time.perf_counter()
+            found = fn()
+            times[name].append(time.perf_counter() - t0)
+            if found != 9356:
+                raise SystemExit(f"pentominoes 6 x 10: {name} counts {found} packings, not 9,356")
+    x, mine = statistics.median(times["x"]), statistics.median(times["own"])
+    print(f"pentominoes 6 x 10, 9,356 packings counted, median of {repeats}: miniexact X {x:.2f} s, hand-written {mine:.2f} s, own/X {mine / x:.2f}")
+    return {"x_seconds": x, "own_seconds": mine, "packings": 9356}
 
 
 def main() -> None:

@@ -17,8 +17,10 @@ benchmarks/bench_coins_bidir.py):
   boards as a list (8 bytes a board) to rebuild paths.
 
 Memory is bounded by `memory_mb`, and never more than the memory available here: when
-the next level would not fit, the search stops with status `unknown` and the proven
-lower bound f + b + 1. The bound holds at the peak: growing the hash table, a buffer or
+the next level would not fit, the smaller side's next level is still probed against the
+other side without being kept (bidir/last_level.py), which either finds an optimal path
+of f + b + 1 moves or proves the optimum is at least f + b + 2; the search then stops
+with status `unknown` and that lower bound. The bound holds at the peak: growing the hash table, a buffer or
 a level counts every array held meanwhile, and a table that can only double by leaving
 its old copy on disk does so (hashset.BoardTable, in the system's temporary folder;
 `stats.table_spills`). `dedup="bits"` on a board whose two-bit array cannot fit (5 x 9:
@@ -38,6 +40,7 @@ from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, should_stop, throttle
 from puzzlelab.puzzles.coins.bidir.hashset import BoardTable, table_probe
+from puzzlelab.puzzles.coins.bidir.last_level import probe_last_level
 from puzzlelab.puzzles.coins.bidir.threads import expand_on_threads
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
 from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
@@ -159,8 +162,11 @@ class _Search:
     """One bidirectional search: both sides, the duplicate detection of the chosen mode
     (`table` for hash, `seen` for bits) and the limits and progress it answers to."""
 
-    def __init__(self, instance: Instance, mode: str, memory_bytes: int, budget: Budget, progress, started: float, threads: int = 1):
+    def __init__(self, instance: Instance, mode: str, memory_bytes: int, budget: Budget, progress, started: float, threads: int = 1,
+                 last_level: bool = True):
         self.instance = instance
+        self.last_level_probe = last_level
+        self.memory_stopped = False  # set by out_of_memory: the stop a probed last level can follow
         self.threads = threads
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="coins-bidir") if threads > 1 and mode == "hash" else None
         self.mode = mode
@@ -287,7 +293,28 @@ class _Search:
             side.frontier = nxt[:n_next]
 
     def out_of_memory(self, why: str, nxt: np.ndarray | None, memory: int | None = None) -> Result:
+        self.memory_stopped = True
+        self.memory_why = why
         return _out_of_memory(self.sides, self.started, self.mode, why, self.memory(nxt) if memory is None else memory)
+
+    def last_level(self, side: _Side, stopped: Result) -> Result:
+        """After a memory stop while expanding `side`: its next level probed against the
+        other side and not kept (bidir/last_level.py): the optimum through it, or the
+        lower bound one higher; `stopped` itself when the budget ends the probe."""
+        meet = probe_last_level(self, side)
+        if meet == "stopped":
+            return stopped
+        if meet is not None:
+            result = self.solved(meet, side, None, 0)
+            result.stats["last_level"] = "probed, not kept"
+            return result
+        bound = self.sides[0].depth + self.sides[1].depth + 2
+        stats = _stats(self.sides, self.started, self.mode, self.memory(None), self.budget)
+        stats["last_level"] = "probed, not kept"
+        direction = "forward" if side.index == 0 else "backward"
+        stats["note"] = (f"memory bound: {self.memory_why}; {direction} level {side.depth + 1} was probed against the other side "
+                         f"without being kept; no path of fewer than {bound} moves exists")
+        return Result(None, None, Status.UNKNOWN, "bidir", bound=bound, stats=stats)
 
 
 def bidirectional(
@@ -298,10 +325,13 @@ def bidirectional(
     memory_mb: int = 2048,
     dedup: str = "auto",
     threads: int = 1,
+    last_level: bool = True,
 ) -> Result:
     """Optimal solution of one puzzle by bidirectional BFS (see the module docstring);
     `threads` > 1 (0: every core this process may use) expands each level of the hash
-    table search on that many threads (bidir/threads.py)."""
+    table search on that many threads (bidir/threads.py). `last_level=False` stops at
+    the memory bound without probing the next level (the tests' and benchmark's
+    comparison)."""
     started = time.perf_counter()
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bidir", bound=0, stats={"boards": 1})
@@ -315,7 +345,7 @@ def bidirectional(
             "dedup",
             413,
         )
-    search = _Search(instance, mode, memory_bytes, budget, progress, started, threads or cores_available())
+    search = _Search(instance, mode, memory_bytes, budget, progress, started, threads or cores_available(), last_level)
     try:
         result = _search_levels(search, budget)
         if search.table is not None and search.table.spills and result.stats is not None:
@@ -337,6 +367,8 @@ def _search_levels(search: _Search, budget: Budget) -> Result:
         side = sides[0] if sides[0].frontier.shape[0] <= sides[1].frontier.shape[0] else sides[1]
         outcome = search.expand(side)
         if isinstance(outcome, Result):
+            if search.memory_stopped and search.mode == "hash" and search.last_level_probe:
+                return search.last_level(side, outcome)
             return outcome
         nxt, n_next, meet = outcome
         if meet is not None:

@@ -235,7 +235,7 @@ def _prefetch_for_write(typingctx, arr, index):
         arr_val, idx = args
         ary = context.make_array(signature.args[0])(context, builder, arr_val)
         idx = context.cast(builder, idx, signature.args[1], types.intp)
-        ptr = builder.gep(ary.data, [idx])
+        ptr = builder.bitcast(builder.gep(ary.data, [idx]), ir.IntType(8).as_pointer())  # one declaration for every element type
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")

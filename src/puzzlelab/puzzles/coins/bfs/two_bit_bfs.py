@@ -65,11 +65,11 @@ from puzzlelab.puzzles.coins.bfs.byte_bfs import BfsOutcome
 from puzzlelab.puzzles.coins.bfs.level_file import SPAN_WORDS, CorruptLevelFile, LevelFileReader, LevelFileWriter, encode_span
 from puzzlelab.puzzles.coins.bfs.symmetry import canonical, stabilizer
 from puzzlelab.puzzles.coins.bfs.two_bit import OLD, expand_shared, two_bit_bytes
-from puzzlelab.puzzles.coins.bfs.two_bit_budget import LEVEL_FRACTIONS, disk_estimate, gb, memory_needed, node_lock, zeroed
+from puzzlelab.puzzles.coins.bfs.two_bit_budget import LEVEL_FRACTIONS, disk_estimate, gb, memory_needed, node_lock
 from puzzlelab.puzzles.coins.bfs.two_bit_orbits import expand_orbits
 from puzzlelab.puzzles.coins.bfs.workdir import confirm_finished, lock_workdir, prepare_workdir, unlock_workdir
 from puzzlelab.puzzles.coins.kernels import backward_list, geometry, max_moves
-from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
+from puzzlelab.puzzles.coins.memory import cores_available, memory_limit, zeroed
 from puzzlelab.puzzles.coins.model import Start, boards_to_moves, popcount
 
 __all__ = ["TwoBitRun", "FORMAT", "memory_needed", "disk_estimate", "code_of", "LEVEL_FRACTIONS"]

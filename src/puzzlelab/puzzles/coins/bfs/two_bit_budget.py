@@ -1,6 +1,6 @@
 """What one start of the two-bit engine (bfs/two_bit_bfs.py) takes: its memory (the
 array plus a fixed allowance), its disk (the level files, estimated), and the
-per-machine lock and zeroed memory under which a run takes the array.
+per-machine lock under which a run takes the array (its zeroed memory: coins/memory.py).
 
 The disk estimate assumes that a start's level sizes, as fractions of all boards, are
 those of the 5 x 7 start font5x7:A (LEVEL_FRACTIONS, from the byte-array campaign: 96%
@@ -13,17 +13,14 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import math
-import mmap
 import tempfile
 from pathlib import Path
 from typing import Iterator
 
-import numpy as np
-
 from puzzlelab.puzzles.coins.bfs.level_file import SPAN_RANKS, segment_bytes
 from puzzlelab.puzzles.coins.bfs.two_bit import two_bit_bytes
 
-__all__ = ["ALLOWANCE", "LEVEL_FRACTIONS", "memory_needed", "disk_estimate", "gb", "node_lock", "zeroed"]
+__all__ = ["ALLOWANCE", "LEVEL_FRACTIONS", "memory_needed", "disk_estimate", "gb", "node_lock"]
 
 ALLOWANCE = 256 * 2**20  # interpreter, numba, thread buffers, segments in flight
 # font5x7:A's level sizes / C(35, 12) (campaign store, 2026-11-25): the disk estimate's
@@ -62,12 +59,3 @@ def node_lock() -> Iterator[None]:
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
-
-
-def zeroed(nbytes: int, huge: bool = True) -> tuple[mmap.mmap, np.ndarray]:
-    """Zeroed anonymous memory, advised to use huge pages (fewer TLB misses on the random
-    probes, as bfs/byte_store.py's `ram`) unless `huge` is false."""
-    buf = mmap.mmap(-1, max(nbytes, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if huge and hasattr(mmap, "MADV_HUGEPAGE"):
-        buf.madvise(mmap.MADV_HUGEPAGE)
-    return buf, np.frombuffer(buf, dtype=np.uint8)[:nbytes]

@@ -20,7 +20,7 @@ import numpy as np
 
 from puzzlelab.core.atomics import atomic_add_i64
 from puzzlelab.core.result import NODES, Progress, should_stop
-from puzzlelab.puzzles.coins.bidir.hashset import table_level
+from puzzlelab.puzzles.coins.bidir.hashset import prefetch_slots, table_level
 from puzzlelab.puzzles.coins.kernels import backward_moves, forward_moves
 
 __all__ = ["probe_children", "probe_last_level", "DONE", "MEET", "STOPPED", "HALTED"]
@@ -49,6 +49,7 @@ def probe_children(frontier, lo, hi, side, keys, marks, shift, geo, control, res
         board = frontier[i]
         n = forward_moves(board, geo, buf) if side == 0 else backward_moves(board, geo, buf)
         generated += n
+        prefetch_slots(keys, marks, shift, buf, n)
         for j in range(n):
             if table_level(keys, marks, shift, buf[j], other) >= 0:
                 halt[0] = 1

@@ -39,7 +39,7 @@ import numpy as np
 from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.rank import rank
 from puzzlelab.core.result import NODES, Budget, Progress, Result, Status, should_stop, throttle
-from puzzlelab.puzzles.coins.bidir.hashset import BoardTable, table_probe
+from puzzlelab.puzzles.coins.bidir.hashset import BoardTable, prefetch_slots, table_probe
 from puzzlelab.puzzles.coins.bidir.last_level import probe_last_level
 from puzzlelab.puzzles.coins.bidir.threads import expand_on_threads
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
@@ -54,9 +54,10 @@ CHUNK = 1 << 18  # frontier boards per kernel call (progress and budget granular
 
 
 @numba.njit(cache=True, nogil=True)
-def _expand_hash(frontier, lo, hi, side, level, keys, marks, shift, size, limit, nxt, n_next, geo, control, reserve):
-    """Expand frontier[lo:hi] of `side` (0 forward, 1 backward) into level `level`.
-    Returns (position, n_next, size, status, parent, child)."""
+def _expand_hash(frontier, lo, hi, side, level, keys, marks, shift, size, limit, nxt, n_next, geo, control, reserve, ahead=True):
+    """Expand frontier[lo:hi] of `side` (0 forward, 1 backward) into level `level`;
+    `ahead`: each board's children's slots prefetched before they are probed (False:
+    the benchmark's comparison). Returns (position, n_next, size, status, parent, child)."""
     buf = np.empty(reserve, dtype=np.uint64)
     generated = 0
     for i in range(lo, hi):
@@ -75,6 +76,8 @@ def _expand_hash(frontier, lo, hi, side, level, keys, marks, shift, size, limit,
         else:
             n = backward_moves(board, geo, buf)
         generated += n
+        if ahead:
+            prefetch_slots(keys, marks, shift, buf, n)
         for j in range(n):
             outcome, _ = table_probe(keys, marks, shift, buf[j], side, level)
             if outcome == 2:
@@ -389,10 +392,10 @@ def run_bidir(instance: Instance, *, budget: Budget, progress, seed: int, memory
 
 
 def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: bool = False, budget: Budget | None = None,
-               seconds: list[float] | None = None) -> list[int]:
+               seconds: list[float] | None = None, ahead: bool = True) -> list[int]:
     """Boards at each distance 0..depth from `board` (forward, or backward: the boards
     that reach it), by the same kernel and table as `bidir` searching one side; the wall
-    time of each level is appended to `seconds` when given."""
+    time of each level is appended to `seconds` when given; `ahead` as `_expand_hash`'s."""
     budget = budget or Budget()
     geo = geometry(width, height)
     reserve = max_moves(width * height, popcount(board))
@@ -409,7 +412,7 @@ def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: boo
         while position < frontier.shape[0]:
             position, n_next, size, status, _, _ = _expand_hash(
                 frontier, position, frontier.shape[0], side, level, table.keys, table.marks, table.shift,
-                table.size, table.limit, nxt, n_next, geo, budget.control, reserve,
+                table.size, table.limit, nxt, n_next, geo, budget.control, reserve, ahead,
             )
             table.size = size
             if status == TABLE_FULL:

@@ -29,6 +29,7 @@ import numpy as np
 
 from puzzlelab.core.atomics import atomic_add_i64, atomic_cas_u64
 from puzzlelab.core.result import NODES, Result, should_stop
+from puzzlelab.puzzles.coins.bidir.hashset import prefetch_slots
 from puzzlelab.puzzles.coins.kernels import backward_moves, forward_moves
 
 __all__ = ["DONE", "MEET", "TABLE_FULL", "BUFFER_FULL", "STOPPED", "expand_hash_shared", "expand_on_threads"]
@@ -59,9 +60,10 @@ def _probe_shared(keys, marks, shift, board, side, level):
 
 
 @numba.njit(cache=True, nogil=True)
-def expand_hash_shared(frontier, lo, hi, side, level, keys, marks, shift, quota, nxt, n_next, geo, control, reserve, halt):
+def expand_hash_shared(frontier, lo, hi, side, level, keys, marks, shift, quota, nxt, n_next, geo, control, reserve, halt, ahead=True):
     """bidir._expand_hash for a thread sharing the table: at most `quota` inserts; a
-    thread that meets the other side sets halt[0], and the others stop (HALTED).
+    thread that meets the other side sets halt[0], and the others stop (HALTED);
+    `ahead` as there.
     Returns (position, n_next, inserted, status, parent, child)."""
     buf = np.empty(reserve, dtype=np.uint64)
     generated = 0
@@ -83,6 +85,8 @@ def expand_hash_shared(frontier, lo, hi, side, level, keys, marks, shift, quota,
         board = frontier[i]
         n = forward_moves(board, geo, buf) if side == 0 else backward_moves(board, geo, buf)
         generated += n
+        if ahead:
+            prefetch_slots(keys, marks, shift, buf, n)
         for j in range(n):
             outcome = _probe_shared(keys, marks, shift, buf[j], side, level)
             if outcome == 2:

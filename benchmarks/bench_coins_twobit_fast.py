@@ -17,14 +17,24 @@ the members of its orbit. Rounds alternate the kernels (this machine is shared);
 medians, and the ratio.
 
     nice -n 10 python benchmarks/bench_coins_twobit_fast.py --start font5x9:X
+
+`--from-run X.json` projects from a whole start instead (the summary `coins bfs --json`
+prints, or proofs/coins-font5x9/solved.json): each other start's CPU time is the run's
+measured CPU time scaled by the kernels' relative rates (boards of a level a CPU second,
+by the order of the start's stabilizer) from the last side-by-side run's JSON
+(`--rates`, default benchmarks/out/coins_twobit_fast.json), and the whole font on a Ray
+cluster, one start a node, with the node memory and disk that run measured:
+    python benchmarks/bench_coins_twobit_fast.py --from-run X.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 from bench_coins_twobit import huge_page_zeros
@@ -162,6 +172,53 @@ def project(rates: dict, io: dict, start_keys: list[str], args) -> dict:
             "node_memory_bytes": memory_needed(BOARDS), "node_disk_bytes": disk_estimate(BOARDS), "node_probes_assumed": args.node_probes}}
 
 
+def run_figures(path: str) -> tuple[str, dict]:
+    """(start, its run figures) from a `coins bfs --json` summary or from solved.json
+    (its first start)."""
+    data = json.loads(Path(path).read_text())
+    if "starts" in data:
+        start, entry = next(iter(data["starts"].items()))
+        return f"{data.get('font', 'font5x9')}:{start}", entry["run"]
+    return data["start"], data
+
+
+def project_from_run(path: str, rates_path: str, args) -> dict:
+    """The whole font from one measured start (see the module docstring)."""
+    start, run = run_figures(path)
+    rates = json.loads(Path(rates_path).read_text())["side_by_side"]["boards_per_cpu_second"]
+    by_order = {1: rates["before"]}
+    for key, rate in rates.items():
+        if key.startswith("after, "):
+            by_order[len(stabilizer(model.parse_start(key[len("after, "):]).board, 5, 9)[0]) + 1] = rate
+    order_of = lambda glyph_board: len(stabilizer(glyph_board, 5, 9)[0]) + 1  # noqa: E731
+    measured_order = order_of(model.parse_start(start).board)
+    cpu, wall, peak = float(run["cpu_seconds"]), float(run.get("level_wall_seconds") or run["seconds"]), run.get("peak_memory_bytes")
+    threads = int(run.get("threads") or args.cores)
+    efficiency = cpu / (wall * threads) if wall else args.efficiency
+    print(f"{start}, measured: {cpu / 3600:.2f} CPU h, {wall / 3600:.2f} h wall on {threads} threads ({efficiency:.0%} of them busy), "
+          f"{run.get('levels')} levels, peak memory {peak / 1e9 if peak else float('nan'):.1f} GB")
+    font = model.fonts()["font5x9"]
+    node_hours, slowest = [], 0.0
+    for glyph in font["order"]:
+        order = order_of(font["glyphs"][glyph])
+        rate = by_order.get(order, by_order[max(o for o in by_order if o <= order)])
+        start_cpu = cpu * by_order[measured_order] / rate
+        hours = start_cpu / (args.node_cores * min(efficiency, args.efficiency)) / 3600
+        node_hours.append(hours)
+        slowest = max(slowest, hours)
+    rounds = math.ceil(len(node_hours) / args.nodes)
+    ranked = sorted(node_hours)
+    wall_font = sum(ranked[-args.nodes * r - 1] for r in range(rounds)) if rounds > 1 else ranked[-1]
+    print(f"whole font5x9 ({len(node_hours)} starts) on {args.nodes} Ray nodes of {args.node_cores} cores, one start a node "
+          f"({(peak or memory_needed(BOARDS)) / 1e9:.1f} GB of memory a node, as measured; up to ~{disk_estimate(BOARDS) / 1e9:.0f} GB of disk "
+          f"for a start without symmetry): {wall_font:.1f} h wall, {sum(node_hours):.0f} node-hours, the slowest start {slowest:.1f} h "
+          f"(each start's CPU time: the measured {cpu / 3600:.2f} h scaled by the kernels' rates; "
+          f"{min(efficiency, args.efficiency):.0%} of the node's cores assumed busy)")
+    return {"start": start, "measured": {k: run.get(k) for k in ("cpu_seconds", "seconds", "level_wall_seconds", "peak_memory_bytes", "levels", "threads")},
+            "font": {"nodes": args.nodes, "node_cores": args.node_cores, "wall_hours": wall_font, "node_hours": sum(node_hours),
+                     "node_memory_bytes": peak, "node_disk_bytes": disk_estimate(BOARDS)}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--starts", default="font5x9:X,font5x9:T", help="starts whose orbits are measured (comma-separated)")
@@ -174,7 +231,13 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=37, help="Ray nodes, one start each")
     parser.add_argument("--node-cores", type=int, default=16)
     parser.add_argument("--node-probes", type=float, default=1.5e9, help="random array probes a second one node's memory serves (assumed)")
+    parser.add_argument("--from-run", default=None, help="project from this whole start's figures (coins bfs --json, or solved.json)")
+    parser.add_argument("--rates", default=str(Path(__file__).resolve().parent / "out" / "coins_twobit_fast.json"),
+                        help="the side-by-side run whose kernel rates scale --from-run's CPU time")
     args = parser.parse_args()
+    if args.from_run:
+        write_json("coins_twobit_from_run", project_from_run(args.from_run, args.rates, args))
+        return
     keys = [k.strip() for k in args.starts.split(",") if k.strip()]
     report = {"benchmark": "coins_twobit_fast", "side_by_side": side_by_side(keys, args.slice_bits, args.share, args.rounds)}
     report["io"] = scan_and_encode_rates()

@@ -28,6 +28,7 @@ def main() -> None:
     parser.add_argument("--start", default="font5x9:X", help="a glyph: the ball's centre")
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--backward", action="store_true", help="the boards that reach the glyph (a backward side: about four times the moves a board)")
     args = parser.parse_args()
     font, glyph = args.start.split(":")
     start = model.glyph_mask(font, glyph)
@@ -41,13 +42,13 @@ def main() -> None:
         for ahead in (False, True):
             budget = Budget()
             t0 = time.perf_counter()
-            sizes[ahead] = ball_sizes(width, height, start, args.depth, budget=budget, ahead=ahead)
+            sizes[ahead] = ball_sizes(width, height, start, args.depth, budget=budget, ahead=ahead, backward=args.backward)
             times[ahead].append(time.perf_counter() - t0)
             generated[ahead] = int(budget.control[NODES])
     if sizes[True] != sizes[False]:
         raise SystemExit(f"the two kernels grew different balls: {sizes[False]} and {sizes[True]}")
     before, after = statistics.median(times[False]), statistics.median(times[True])
-    print(f"{args.start}, depth {args.depth}: ball sizes {sizes[True]} ({sum(sizes[True]):,} boards)")
+    print(f"{args.start}, {'backward' if args.backward else 'forward'}, depth {args.depth}: ball sizes {sizes[True]} ({sum(sizes[True]):,} boards)")
     for label, ahead, seconds in (("probes one by one", False, before), ("slots prefetched", True, after)):
         print(f"  {label:18} {seconds:7.2f} s  {generated[ahead] / seconds / 1e6:6.1f} M children a second")
     print(f"  ratio (before / after): {before / after:.2f}, medians of {args.rounds} alternating rounds")

@@ -138,6 +138,8 @@ def test_the_coin_table_is_checked_and_its_provenance_shown(client):
     font = next(f for f in data["fonts"] if f["font"] == "font5x7")
     assert font["counts"]["solved"] == 1332 and font["counts"]["disagree"] == 0 and font["counts"]["local"] == 0
     assert data["sources"][0]["verified"] == 1332 and data["provenance"]["command"].startswith("puzzlelab coins batch")
+    wide = next(f for f in data["fonts"] if f["font"] == "font5x9")  # the 5 x 9 starts computed whole, 36 targets each
+    assert wide["counts"]["solved"] > 0 and wide["counts"]["solved"] % 36 == 0 and wide["counts"]["disagree"] == 0
 
 
 # ------------------------------------------------------------ a row altered by one value fails

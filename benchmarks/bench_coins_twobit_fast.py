@@ -196,7 +196,7 @@ def project_from_run(path: str, rates_path: str, args) -> dict:
     threads = int(run.get("threads") or args.cores)
     efficiency = cpu / (wall * threads) if wall else args.efficiency
     print(f"{start}, measured: {cpu / 3600:.2f} CPU h, {wall / 3600:.2f} h wall on {threads} threads ({efficiency:.0%} of them busy), "
-          f"{run.get('levels')} levels, peak memory {peak / 1e9 if peak else float('nan'):.1f} GB")
+          f"{len(run['levels']) - 1 if isinstance(run.get('levels'), list) else run.get('levels')} levels, peak memory {peak / 1e9 if peak else float('nan'):.1f} GB")
     font = model.fonts()["font5x9"]
     node_hours, slowest = [], 0.0
     for glyph in font["order"]:

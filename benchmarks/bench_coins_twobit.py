@@ -35,6 +35,7 @@ from puzzlelab.core.result import Budget
 from puzzlelab.puzzles.coins import kernels, model
 from puzzlelab.puzzles.coins.bfs.byte_kernels import padded_length
 from puzzlelab.puzzles.coins.bfs.two_bit import OLD, TwoBitBfs, expand_two_bit, two_bit_bytes
+from puzzlelab.puzzles.coins.memory import zeroed
 
 
 def part_exactness(start: str, byte_counts: list[int] | None, byte_history: list[dict] | None, max_level: int) -> dict:
@@ -118,13 +119,9 @@ def part_mod3(byte_state: dict, byte_array: str | None, start: str) -> dict:
 
 
 def huge_page_zeros(nbytes: int) -> np.ndarray:
-    """Zeroed anonymous memory advised to use huge pages, as bfs/byte_store.py's `ram`."""
-    import mmap
-
-    buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
-        buf.madvise(mmap.MADV_HUGEPAGE)
-    return np.frombuffer(buf, dtype=np.uint8)
+    """Zeroed anonymous memory advised to use huge pages, as the engine takes its array
+    (coins/memory.py's `zeroed`)."""
+    return zeroed(nbytes)[1]
 
 
 @numba.njit(cache=True)

@@ -170,6 +170,7 @@ class _Search:
         self.instance = instance
         self.last_level_probe = last_level
         self.memory_stopped = False  # set by out_of_memory: the stop a probed last level can follow
+        self.memory_why = ""  # what out_of_memory said ran out, for the probed level's note
         self.threads = threads
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="coins-bidir") if threads > 1 and mode == "hash" else None
         self.mode = mode

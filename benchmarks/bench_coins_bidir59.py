@@ -12,7 +12,8 @@ shortest. On this shared 2-core machine run only a few, with short limits:
 
 The whole sample takes up to 5 hours, so `--rows FILE` keeps each finished puzzle's row
 as it ends and a rerun with the same file (and the same budget, memory and threads)
-skips those: the run can be stopped and resumed another day. `--shard I/K` splits
+skips those: the run can be stopped and resumed another day (`--rerun A,B` runs those
+puzzles again, replacing their rows, after a change to the search). `--shard I/K` splits
 the sample between K processes sharing one rows file (one a core):
     nice -n 5 python benchmarks/bench_coins_bidir59.py --rows R --shard 0/2 &
     nice -n 5 python benchmarks/bench_coins_bidir59.py --rows R --shard 1/2
@@ -119,6 +120,7 @@ def main() -> None:
     parser.add_argument("--ball-depth", type=int, default=6)
     parser.add_argument("--ball-seconds", type=float, default=60.0)
     parser.add_argument("--rows", type=Path, default=None, help="keep finished rows here and skip them on a rerun (resumable)")
+    parser.add_argument("--rerun", default="", help="puzzles (comma separated) run again although --rows holds them; their rows are replaced")
     parser.add_argument("--shard", type=parse_shard, default=(0, 1),
                         help="I/K: run only every K-th puzzle from the I-th, so K processes sharing one --rows file split the sample")
     args = parser.parse_args()
@@ -130,6 +132,8 @@ def main() -> None:
         return
     settings = {"budget": args.budget, "memory_mb": args.memory_mb, "threads": args.threads}
     done = load_rows(args.rows, settings)
+    for name in filter(None, args.rerun.split(",")):
+        done.pop(name, None)
     if done:
         print(f"resuming: {len(done)} puzzles already run, from {args.rows}", flush=True)
     index, count = args.shard

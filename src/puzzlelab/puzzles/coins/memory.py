@@ -1,7 +1,7 @@
 """How much memory a coins search may take: what the machine has available now, the
 ceiling of every memory option (`bidir --memory-mb`, `bfs --max-memory-gb`), so that no
 option lets a search allocate more than is there (refuse up front, with the
-figure, what cannot fit); how many cores it may run on (`bfs` threads); and zeroed
+figure, what cannot fit); buffers doubled without a third copy; how many cores it may run on (`bfs` threads); and zeroed
 memory on huge pages for the arrays probed at random."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from puzzlelab.core.memory import machine_available as memory_available
 
-__all__ = ["memory_available", "memory_limit", "cores_available", "zeroed", "zeros_on_huge_pages"]
+__all__ = ["memory_available", "memory_limit", "cores_available", "doubled", "zeroed", "zeros_on_huge_pages"]
 
 
 def cores_available() -> int:
@@ -28,6 +28,14 @@ def memory_limit(requested: int | None) -> tuple[int, str]:
     if requested is None or requested >= available:
         return available, "the memory available here"
     return max(0, requested), "the requested memory bound"
+
+
+def doubled(buffer: np.ndarray, used: int) -> np.ndarray:
+    """A buffer of twice the length holding buffer[:used]: the old and the new one are
+    held at once and nothing else (np.concatenate with np.empty would add a third)."""
+    grown = np.empty(2 * buffer.shape[0], dtype=buffer.dtype)
+    grown[:used] = buffer[:used]
+    return grown
 
 
 def zeroed(nbytes: int, huge: bool = True) -> tuple[mmap.mmap, np.ndarray]:

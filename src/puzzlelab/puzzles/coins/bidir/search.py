@@ -21,7 +21,9 @@ the next level would not fit, the smaller side's next level is still probed agai
 other side without being kept (bidir/last_level.py), which either finds an optimal path
 of f + b + 1 moves or proves the optimum is at least f + b + 2; the search then stops
 with status `unknown` and that lower bound. The bound holds at the peak: growing the hash table, a buffer or
-a level counts every array held meanwhile, and a table that can only double by leaving
+a level counts every array held meanwhile, the kernels loaded on first use have
+`KERNEL_RESERVE` set aside for them (Python and numpy, held before the call, are not
+part of the bound), and a table that can only double by leaving
 its old copy on disk does so (hashset.BoardTable, in the system's temporary folder;
 `stats.table_spills`). `dedup="bits"` on a board whose two-bit array cannot fit (5 x 9:
 18 GB) is refused up front with the figure.
@@ -43,7 +45,7 @@ from puzzlelab.puzzles.coins.bidir.hashset import BoardTable, prefetch_slots, ta
 from puzzlelab.puzzles.coins.bidir.last_level import probe_last_level
 from puzzlelab.puzzles.coins.bidir.threads import expand_on_threads
 from puzzlelab.puzzles.coins.kernels import backward_list, backward_moves, forward_list, forward_moves, geometry, max_moves
-from puzzlelab.puzzles.coins.memory import cores_available, memory_limit
+from puzzlelab.puzzles.coins.memory import cores_available, doubled, memory_limit
 from puzzlelab.puzzles.coins.model import Instance, boards_to_moves, popcount
 
 __all__ = ["bidirectional", "run_bidir", "ball_sizes", "DEDUP_CHOICES"]
@@ -51,6 +53,11 @@ __all__ = ["bidirectional", "run_bidir", "ball_sizes", "DEDUP_CHOICES"]
 DEDUP_CHOICES = ("auto", "hash", "bits")
 DONE, MEET, TABLE_FULL, BUFFER_FULL, STOPPED = 0, 1, 2, 3, 4
 CHUNK = 1 << 18  # frontier boards per kernel call (progress and budget granularity)
+# Resident memory the search takes besides its arrays: numba loads each compiled kernel
+# (table growth, spilling, the probed last level) on its first call, 14-28 MB measured
+# (a 5 x 9 search asked for 8,192 MB ended 30 MB over it before this was set aside).
+# Set aside out of the bound, at most an eighth of it so that tiny bounds still search.
+KERNEL_RESERVE = 40 * 2**20
 
 
 @numba.njit(cache=True, nogil=True)
@@ -236,7 +243,7 @@ class _Search:
             if status == BUFFER_FULL:
                 if not self.fits(self.memory(nxt) + 2 * nxt.nbytes):
                     return self.out_of_memory("the next frontier reached --memory-mb", nxt)
-                nxt = np.concatenate([nxt[:n_next], np.empty(nxt.shape[0], dtype=np.uint64)])
+                nxt = doubled(nxt, n_next)
             self.report(
                 Progress(
                     phase=f"{'forward' if side.index == 0 else 'backward'} level {level}",
@@ -340,6 +347,7 @@ def bidirectional(
     if instance.start == instance.target:
         return Result(0, [], Status.OPTIMAL, "bidir", bound=0, stats={"boards": 1})
     memory_bytes, bound = memory_limit(int(memory_mb) * 2**20)
+    memory_bytes -= min(KERNEL_RESERVE, memory_bytes // 8)
     mode = _choose_dedup(dedup, instance, memory_bytes)
     if mode == "bits" and (instance.boards + 3) // 4 > memory_bytes // 2:
         raise InvalidInstance(
@@ -419,7 +427,7 @@ def ball_sizes(width: int, height: int, board: int, depth: int, *, backward: boo
             if status == TABLE_FULL:
                 table.grow()
             elif status == BUFFER_FULL:
-                nxt = np.concatenate([nxt[:n_next], np.empty(nxt.shape[0], dtype=np.uint64)])
+                nxt = doubled(nxt, n_next)
             elif status == STOPPED:
                 return sizes
         frontier = nxt[:n_next].copy()

@@ -31,6 +31,7 @@ from puzzlelab.core.atomics import atomic_add_i64, atomic_cas_u64
 from puzzlelab.core.result import NODES, Result, should_stop
 from puzzlelab.puzzles.coins.bidir.hashset import prefetch_slots
 from puzzlelab.puzzles.coins.kernels import backward_moves, forward_moves
+from puzzlelab.puzzles.coins.memory import doubled
 
 __all__ = ["DONE", "MEET", "TABLE_FULL", "BUFFER_FULL", "STOPPED", "expand_hash_shared", "expand_on_threads"]
 
@@ -126,7 +127,7 @@ def _grow_buffer(search, part: _Part, parts: list[_Part]):
     held = search.memory(None) + _buffers(parts)
     if not search.fits(held + 2 * part.nxt.nbytes):
         return search.out_of_memory("the next frontier reached --memory-mb", None, held)
-    part.nxt = np.concatenate([part.nxt[: part.n_next], np.empty(part.nxt.shape[0], dtype=np.uint64)])
+    part.nxt = doubled(part.nxt, part.n_next)
     return None
 
 

@@ -27,7 +27,7 @@ from puzzlelab.puzzles.hexagon.scoring import penalty_edges
 from puzzlelab.puzzles.hexagon.verify import given_grid
 from puzzlelab.puzzles.hexagon.worker import run_in_worker
 
-__all__ = ["region_around", "resolve_region", "ImproveSummary", "improve_search", "run_improve"]
+__all__ = ["region_around", "resolve_region", "sideways_region", "ImproveSummary", "improve_search", "run_improve"]
 
 
 def region_around(geometry: Hexagon, centre: int, radius: int) -> list[int]:
@@ -57,7 +57,8 @@ def resolve_region(geometry: Hexagon, grid: list[int], region: list[int], budget
     solver = new_solver(enc.clauses)
     try:
         bound = PenaltyBound(solver, enc.count_lits, baseline - 1, "seqcounter", enc.n_vars)
-        best = None
+        best, best_local = None, baseline
+        counted = set(enc.edge_ids)
         target = baseline - 1
         while target >= 0 and (budget is None or not budget.expired()):
             if not solver.solve(assumptions=bound.assumptions(target)):
@@ -65,10 +66,41 @@ def resolve_region(geometry: Hexagon, grid: list[int], region: list[int], budget
             values = enc.decode(solver.get_model())
             candidate = [values[c] if c in inside else min(grid[c], 6) for c in range(geometry.cells)]
             candidate = split_sixes(geometry, candidate)
-            local = sum(1 for e in penalty_edges(geometry, candidate) if e in set(enc.edge_ids))
-            best = candidate
-            target = local - 1
+            local = sum(1 for e in penalty_edges(geometry, candidate) if e in counted)
+            if local < best_local:
+                best, best_local = candidate, local
+            # The model merges the values above 5; once split, a filling it counted below
+            # the target can score no better than before (n = 17's shipped grid, which has
+            # 7s): go one lower all the same, so that the loop ends.
+            target = min(target, local) - 1
         return best
+    finally:
+        solver.delete()
+
+
+def sideways_region(geometry: Hexagon, grid: list[int], region: list[int], budget: Budget | None = None) -> list[int] | None:
+    """A grid that differs from `grid` inside `region` only, with no more penalty edges
+    (fewer when the region allows it), or None when the region has no other filling
+    as good. A plateau step: a grid whose every region is locally best can still be
+    walked to one that is not (the "sideways moves" of local search; Selman, Levesque
+    and Mitchell, GSAT, 1992)."""
+    inside = set(region)
+    active = set(inside)
+    for c in inside:
+        active.update(geometry.neighbours_of(c))
+    fixed = {c: min(v, 6) for c, v in enumerate(grid) if c not in inside}
+    enc = HexEncoding(geometry, top=5, fixed=fixed, active=active)
+    current = set(penalty_edges(geometry, grid))
+    baseline = sum(1 for e in enc.edge_ids if e in current)
+    solver = new_solver(enc.clauses)
+    try:
+        solver.add_clause(enc.block([min(v, 6) for v in grid], sorted(inside)))
+        bound = PenaltyBound(solver, enc.count_lits, baseline, "seqcounter", enc.n_vars)
+        if (budget is not None and budget.expired()) or not solver.solve(assumptions=bound.assumptions(baseline)):
+            return None
+        values = enc.decode(solver.get_model())
+        candidate = split_sixes(geometry, [values[c] if c in inside else min(grid[c], 6) for c in range(geometry.cells)])
+        return candidate if len(penalty_edges(geometry, candidate)) <= len(current) else None
     finally:
         solver.delete()
 
@@ -83,15 +115,20 @@ class ImproveSummary:
     rounds: int = 0
     improvements: int = 0
     final: bool = False
+    sideways: int = 0  # plateau steps taken (`improve_search(sideways=...)`)
 
     @property
     def raw(self) -> int:
         return edge_count(self.n) - self.penalty
 
 
-def improve_search(n: int, start: list[int], *, radius: int, rounds: int, seed: int, budget: Budget, report=None) -> ImproveSummary:
+def improve_search(n: int, start: list[int], *, radius: int, rounds: int, seed: int, budget: Budget, report=None,
+                   sideways: float = 0.0) -> ImproveSummary:
     """Re-solve regions of `radius` around random cells (half the time a penalty edge's
-    end) until `rounds` regions are tried (0: until the budget ends) or no penalty is left."""
+    end) until `rounds` regions are tried (0: until the budget ends) or no penalty is left.
+    A region that is locally best is, with probability `sideways`, refilled another way
+    with as few penalty edges (`sideways_region`): the walk then leaves a grid whose
+    every region is locally best, which plain re-solving never does."""
     geometry = hexagon(n)
     rng = random.Random(seed)
     summary = ImproveSummary(n, list(start), len(penalty_edges(geometry, start)))
@@ -105,6 +142,13 @@ def improve_search(n: int, start: list[int], *, radius: int, rounds: int, seed: 
             centre = rng.randrange(geometry.cells)
         better = resolve_region(geometry, summary.grid, region_around(geometry, centre, radius), budget)
         summary.rounds += 1
+        if better is None and sideways and rng.random() < sideways:
+            moved = sideways_region(geometry, summary.grid, region_around(geometry, centre, radius), budget)
+            if moved is not None and len(penalty_edges(geometry, moved)) == summary.penalty:
+                summary.grid = moved
+                summary.sideways += 1
+                continue
+            better = moved
         if better is not None:
             new_penalty = len(penalty_edges(geometry, better))
             if new_penalty < summary.penalty:

@@ -1,0 +1,64 @@
+"""proofs/hexagon-beyond/campaign.py on small orders: a slice walks from the shipped
+grid (or a beam grid where none is shipped), the state is checked again when read (a
+grid tampered with is refused), a second run resumes the walk, and `ship` adds an order
+only where the campaign's grid ties the published score and nothing is shipped, every
+grid checked by the independent checker."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzlelab.puzzles.hexagon.model import HexInstance
+from puzzlelab.puzzles.hexagon.shipped import data_file
+from puzzlelab.puzzles.hexagon.verify import verify_grid
+
+CAMPAIGN = Path(__file__).resolve().parents[3] / "proofs" / "hexagon-beyond" / "campaign.py"
+
+
+@pytest.fixture(scope="module")
+def campaign():
+    if not CAMPAIGN.exists():
+        pytest.skip("no proofs/ beside the tests (an installed copy)")
+    spec = importlib.util.spec_from_file_location("hexagon_beyond_campaign", CAMPAIGN)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_slices_resume_and_the_state_is_checked_when_read(campaign, tmp_path):
+    state_file = tmp_path / "state.json"
+    assert campaign.main(["run", "--orders", "5,6", "--seconds", "3", "--radius", "2", "--state", str(state_file)]) == 0
+    state = json.loads(state_file.read_text())
+    for key, published in (("5", 147), ("6", 227)):
+        order = state["orders"][key]
+        assert order["published"] == published and order["slices"] == 1 and order["start"].startswith("the shipped grid")
+        assert order["best"]["raw"] == published  # the shipped grid is the proven optimum: the walk keeps it
+        assert order["rounds"] > 0
+    assert campaign.main(["run", "--orders", "5", "--seconds", "2", "--radius", "2", "--state", str(state_file)]) == 0
+    assert json.loads(state_file.read_text())["orders"]["5"]["slices"] == 2
+
+    tampered = json.loads(state_file.read_text())
+    grid = tampered["orders"]["6"]["current"]["grid"]
+    tampered["orders"]["6"]["current"]["grid"] = ("2" if grid[0] == "1" else "1") + grid[1:]
+    state_file.write_text(json.dumps(tampered))
+    with pytest.raises(ValueError, match="n=6"):
+        campaign.load_state(state_file)
+
+
+def test_an_order_with_nothing_shipped_starts_from_a_beam_and_ships_once_it_ties(campaign, tmp_path, monkeypatch):
+    shipped = json.loads(Path(data_file()).read_text())
+    shipped["rows"] = [row for row in shipped["rows"] if row["n"] != 4]
+    grids = tmp_path / "best_grids.json"
+    grids.write_text(json.dumps(shipped))
+    monkeypatch.setattr(campaign, "best_grids", lambda: {})  # nothing shipped: a beam grid
+    state_file = tmp_path / "state.json"
+    campaign.main(["run", "--orders", "4", "--seconds", "5", "--radius", "2", "--state", str(state_file)])
+    state = campaign.load_state(state_file)
+    order = state["orders"]["4"]
+    assert order["start"].startswith("a beam grid") and order["best"]["raw"] == 87  # n = 4's optimum, 3 penalty edges
+    assert campaign.ship(state, grids) == [4]
+    rows = {row["n"]: row for row in json.loads(grids.read_text())["rows"]}
+    assert verify_grid(HexInstance(4), rows[4]["grid"]).value == 87 and rows[4]["method"] == "improve"
+    assert campaign.ship(state, grids) == []  # nothing above what is shipped now

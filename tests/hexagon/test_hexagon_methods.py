@@ -2,6 +2,7 @@
 
 import pytest
 
+from puzzlelab.core.errors import InvalidInstance
 from puzzlelab.core.result import Status
 from puzzlelab.puzzles.hexagon import PUZZLE
 from puzzlelab.puzzles.hexagon.beam.search import beam_plan, beam_search, cell_order
@@ -58,6 +59,15 @@ def test_improve_repairs_a_poor_grid():
     result = PUZZLE.solve(instance, "improve", budget=60, radius=2, rounds=6, seed=3)
     assert result.verified and result.value > 0
     assert result.stats["start_penalty"] == edge_count(4) and result.stats["rounds"] == 6
+
+
+def test_improve_with_sideways_steps_and_its_bad_chance():
+    g = hexagon(5)
+    instance = PUZZLE.parse(format_grid(5, [1] * g.cells))
+    result = PUZZLE.solve(instance, "improve", budget=60, radius=2, rounds=40, seed=1, sideways=1.0)
+    assert result.verified and result.stats["sideways"] > 0 and result.value > edge_count(5) // 2
+    with pytest.raises(InvalidInstance, match="sideways"):
+        PUZZLE.solve(instance, "improve", budget=5, sideways=1.5)
 
 
 def test_portfolio_proves_small_order():

@@ -55,6 +55,8 @@ LEVELS_OPTIONS = (
 IMPROVE_OPTIONS = (
     Option("radius", "int", 3, "blank a hexagonal region of this radius around a random cell", minimum=1),
     Option("rounds", "int", 0, "regions to try (0 = until the budget ends)", minimum=0),
+    Option("sideways", "float", 0.0, "chance that a region already at its best is refilled another way at the same penalty (a plateau step)",
+           minimum=0.0, maximum=1.0),
 )
 
 PORTFOLIO_OPTIONS = (

@@ -160,8 +160,8 @@ def improve_search(n: int, start: list[int], *, radius: int, rounds: int, seed: 
     return summary
 
 
-def _improve_task(n: int, start: list[int], radius: int, rounds: int, seed: int, *, budget: Budget, interim) -> ImproveSummary:
-    return improve_search(n, start, radius=radius, rounds=rounds, seed=seed, budget=budget, report=interim)
+def _improve_task(n: int, start: list[int], radius: int, rounds: int, seed: int, sideways: float = 0.0, *, budget: Budget, interim) -> ImproveSummary:
+    return improve_search(n, start, radius=radius, rounds=rounds, seed=seed, budget=budget, report=interim, sideways=sideways)
 
 
 def _first_beam(n: int, seed: int, budget: Budget, whole: Budget) -> tuple[list, str]:
@@ -179,7 +179,7 @@ def _first_beam(n: int, seed: int, budget: Budget, whole: Budget) -> tuple[list,
             return found, order
 
 
-def run_improve(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, radius: int = 3, rounds: int = 0) -> Result:
+def run_improve(instance: HexInstance, *, budget: Budget, progress, seed: int = 0, radius: int = 3, rounds: int = 0, sideways: float = 0.0) -> Result:
     n = instance.n
     started = time.perf_counter()
     start = given_grid(instance, "to improve")
@@ -196,8 +196,9 @@ def run_improve(instance: HexInstance, *, budget: Budget, progress, seed: int = 
     def on_interim(summary: ImproveSummary) -> None:
         progress(Progress(phase="improve", message=f"round {summary.rounds}", best=summary.raw))
 
-    summary = run_in_worker(_improve_task, (n, start, radius, rounds, seed), budget, on_interim)
+    summary = run_in_worker(_improve_task, (n, start, radius, rounds, seed, sideways), budget, on_interim)
     rounds_done, improvements = (None, None) if summary is None else (summary.rounds, summary.improvements)
-    extra = {"start": origin, "start_penalty": start_penalty, "rounds": rounds_done, "improvements": improvements}
+    extra = {"start": origin, "start_penalty": start_penalty, "rounds": rounds_done, "improvements": improvements,
+             "sideways": None if summary is None else summary.sideways}
     grid = start if summary is None else summary.grid
     return feasible_result(n, grid, "improve", time.perf_counter() - started, extra)

@@ -81,20 +81,24 @@ def test_the_provenance_of_a_proof_is_in_the_row_and_its_file(client):
     assert answer["verified"] and answer["verdict"]["value"] == 629 and answer["source"] == matchsticks.PROOFS
 
 
-def test_hexagon_orders_3_to_11_are_proven_here(client):
+def test_hexagon_orders_3_to_12_are_proven_here(client):
     data = dashboard(client, "hexagon")
     rows = by(data["rows"], "n")
     n11 = rows[11]
     assert n11["ours"]["value"] == 902 == n11["published"] and n11["ours"]["status"] == "optimal" and n11["ours_penalty"] == 28
-    assert n11["ours"]["source"] == hexagon.GRIDS and set(range(3, 12)) <= set(data["ours_proven"])
+    assert n11["ours"]["source"] == hexagon.GRIDS and set(range(3, 13)) <= set(data["ours_proven"])
     kinds = {s["kind"]: s for s in n11["shipped"]}
     assert kinds["answer"]["check"] == "verified" and kinds["proof"]["check"] == "recorded"
     assert kinds["proof"]["figures"] == {"level": 2, "bound": 27}
-    for n in range(12, 17):  # past the proofs: the published best score reached, not proven
+    n12 = rows[12]  # past the write-up's proofs: its best score, proven optimal here
+    assert n12["ours"]["value"] == 1090 == n12["published"] and n12["ours"]["status"] == "optimal"
+    assert {s["kind"]: s for s in n12["shipped"]}["proof"]["figures"] == {"level": 3, "bound": 31}
+    for n in range(13, 17):  # past the proofs: the published best score reached, not proven
         assert rows[n]["ours"]["value"] == rows[n]["published"] and rows[n]["ours"]["status"] == "feasible"
     # the solution counts: recorded (the DP gives no certificate), each beside the write-up's equal figure
     assert data["counts"] and all(c["shipped"]["check"] == "recorded" and c["versus"] == "ties" for c in data["counts"])
-    assert any(h["text"].startswith("proven optimal here for n = 3..11") for h in data["highlights"])
+    assert any(h["text"].startswith("proven optimal here for n = 3..12") for h in data["highlights"])
+    assert any(h["versus"] == "beats" and h["text"].startswith("proven optimal here past the published proofs: n = 12 ") for h in data["highlights"])
 
 
 def test_tiling_rows_16_to_20_and_the_contest_tilings_are_ours(client):

@@ -340,8 +340,8 @@ def _cancel_on_interrupt(budget: Budget, what: str = "the cubes (every refuted c
 def prove(
     n: Annotated[int, typer.Argument(help="Order of the hexagon.")],
     raw: Annotated[Optional[int], typer.Option(help="Claim: no grid scores above this raw score (default: the published best).")] = None,
-    level: Annotated[Optional[int], typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle. Default: the lowest level whose published minimum is above the bound (n = 7: 4; n = 8, 9, 10: 3; n = 11: 2), else 3.", show_default=False)] = None,
-    method: Annotated[str, typer.Option(help="auto (the row DP up to n = 11, cubes beyond), dp (the row DP: exact, no solver; its checkpoint is a folder of tables) or cubes (cube-and-conquer by SAT).")] = "auto",
+    level: Annotated[Optional[int], typer.Option(help="Prove it at this level (values 1..k placed): the level-k penalty bounds the final one; 5 = the whole puzzle. Default: the lowest level whose published minimum is above the bound (n = 7: 4; n = 8, 9, 10, 12: 3; n = 11: 2), else 3.", show_default=False)] = None,
+    method: Annotated[str, typer.Option(help="auto (the row DP up to n = 12, cubes beyond), dp (the row DP: exact, no solver; its checkpoint is a folder of tables) or cubes (cube-and-conquer by SAT).")] = "auto",
     depth: Annotated[int, typer.Option(help="Cells nearest the centre whose 1s the cubes decide (more: more, smaller cubes).")] = 14,
     workers: Annotated[int, typer.Option(help="Worker processes (0 = PUZZLELAB_WORKERS or the CPU count).")] = 0,
     split_conflicts: Annotated[int, typer.Option(help="Split a cube three cells deeper after this many conflicts (0 = never; refute.SPLIT_CONFLICTS).")] = 100_000,

@@ -4,7 +4,7 @@ checked when it is read:
 - `best_grids.json`: for each order a grid of the published best raw score, found by
   the package's `sat` method (the command is in each row). Checked: the grid obeys the
   rule and scores its raw score (`verify.verify_grid`, which imports no solver).
-- `proofs.json`: the records of the proofs that orders 3..11 are optimal ("no level-k
+- `proofs.json`: the records of the proofs that orders 3..12 are optimal ("no level-k
   grid has b or fewer penalty edges", by SAT, cubes or the row DP). A proof is a long
   run and is not repeated on load; what is checked is that the claim adds up: its
   optimum is edges - b - 1, it equals the published proven score, and the write-up's

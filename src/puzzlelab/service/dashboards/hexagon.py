@@ -56,6 +56,10 @@ def _highlights(rows: list[dict[str, Any]], counts: list[dict[str, Any]]) -> lis
     if proven:
         found.append(highlight("ties", f"proven optimal here for n = {numbers(proven)}: each equal to the published best score",
                                [str(n) for n in proven]))
+    past = [n for n in proven if not next(r for r in rows if r["n"] == n)["proven"]]
+    if past:
+        found.append(highlight("beats", f"proven optimal here past the published proofs: n = {numbers(past)} (published as the best "
+                                        "score found, not proven)", [str(n) for n in past]))
     reached = [r["n"] for r in rows if r["versus"] == "ties" and r["n"] not in proven]
     if reached:
         found.append(highlight("ties", f"the published best score reached for n = {numbers(reached)} (each grid checked)",

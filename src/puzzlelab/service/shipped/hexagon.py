@@ -1,6 +1,6 @@
 """The hexagon rows the package ships (`puzzles.hexagon.shipped`): a grid of the
 published best raw score for each order, proven optimal where a proof record of its
-order adds up; the proof records of orders 3..11; the solution counts the row DP
+order adds up; the proof records of orders 3..12; the solution counts the row DP
 reproduced, as recorded figures."""
 
 from __future__ import annotations

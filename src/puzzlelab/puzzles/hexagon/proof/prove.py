@@ -38,7 +38,7 @@ from puzzlelab.puzzles.hexagon.verify import checked, rule_violation, verify_gri
 __all__ = ["run_proof", "run_dp_proof", "DP_MAX_ORDER", "proof_level", "check_counterexample", "ProofReport", "CheckedCounterexample"]
 
 DEFAULT_LEVEL = 3  # where the published level table cannot tell: n = 8 and 9 were proven there
-DP_MAX_ORDER = 11  # `prove --method auto` asks the row DP up to here (n = 9: 2 CPU min; n = 10: 14 CPU min; n = 11: 17 CPU min; docs/hexagon.md)
+DP_MAX_ORDER = 12  # `prove --method auto` asks the row DP up to here (n = 9: 2 CPU min; n = 10: 14; n = 11: 17; n = 12: 47 CPU min and 5 GB of tables, where the cubes had 569 of 1751 left after 3 h; docs/hexagon.md)
 
 
 @dataclass

@@ -120,6 +120,7 @@ def main() -> None:
     parser.add_argument("--ball-depth", type=int, default=6)
     parser.add_argument("--ball-seconds", type=float, default=60.0)
     parser.add_argument("--rows", type=Path, default=None, help="keep finished rows here and skip them on a rerun (resumable)")
+    parser.add_argument("--only", default="", help="puzzles (comma separated) to run, none else (with --rerun: those run again)")
     parser.add_argument("--rerun", default="", help="puzzles (comma separated) run again although --rows holds them; their rows are replaced")
     parser.add_argument("--shard", type=parse_shard, default=(0, 1),
                         help="I/K: run only every K-th puzzle from the I-th, so K processes sharing one --rows file split the sample")
@@ -137,9 +138,10 @@ def main() -> None:
     if done:
         print(f"resuming: {len(done)} puzzles already run, from {args.rows}", flush=True)
     index, count = args.shard
+    only = set(filter(None, args.only.split(",")))
     sample = sample_5x9()[: args.first]
     for place, (name, published) in enumerate(sample):
-        if name in done or place % count != index:
+        if name in done or place % count != index or (only and name not in only):
             continue
         row = solve_in_child(name, args.memory_mb, "auto", args.budget, args.threads)
         stats = row.get("stats") or {}

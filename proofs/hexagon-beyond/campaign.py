@@ -80,8 +80,9 @@ def save_state(path: Path, state: dict[str, Any]) -> None:
     write_atomic(path, json.dumps(state, indent=1, sort_keys=True) + "\n", "campaign state", "state")
 
 
-def starting_grid(n: int, seed: int, budget: Budget) -> tuple[list[int], str]:
-    """The shipped grid of order n (the published score), else a beam grid."""
+def starting_grid(n: int, seed: int, budget: Budget) -> tuple[list[int] | None, str]:
+    """The shipped grid of order n (the published score), else a beam grid (None when
+    the beam finds none within the budget)."""
     row = best_grids().get(n)
     if row is not None and row.problem is None:
         return list(read_solution(n, row.grid)), f"the shipped grid ({DATA_NAME})"
@@ -90,12 +91,13 @@ def starting_grid(n: int, seed: int, budget: Budget) -> tuple[list[int], str]:
 
     found, order = _first_beam(n, seed, budget, budget)
     if not found:
-        raise RuntimeError(f"n={n}: no beam grid within the slice")
+        return None, "no beam grid within the slice"
     return split_sixes(hexagon(n), found[0][1]), f"a beam grid (width 200, {order} order)"
 
 
-def run_slice(state: dict[str, Any], n: int, seconds: float, radii: list[int]) -> dict[str, Any]:
-    """One slice of the walk on order n; the order's entry of the state, updated."""
+def run_slice(state: dict[str, Any], n: int, seconds: float, radii: list[int]) -> dict[str, Any] | None:
+    """One slice of the walk on order n; the order's entry of the state, updated (None
+    when the order has no starting grid yet: the next slice tries again)."""
     from puzzlelab.puzzles.hexagon.sat.improve import improve_search
 
     order = state["orders"].get(str(n))
@@ -103,6 +105,8 @@ def run_slice(state: dict[str, Any], n: int, seconds: float, radii: list[int]) -
     budget = Budget(seconds)
     if order is None:
         grid, origin = starting_grid(n, 0, budget)
+        if grid is None:
+            return None
         raw = checked_raw(n, grid)
         order = {"n": n, "published": published_raw(n), "start": origin, "start_raw": raw, "slices": 0, "rounds": 0,
                  "sideways": 0, "improvements": 0, "seconds": 0.0, "cpu_seconds": 0.0,
@@ -196,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.passes):
         for n in orders:
             order = run_slice(state, n, args.seconds, radii)
+            if order is None:
+                print(f"n={n}: no starting grid within the slice; the next pass tries again", flush=True)
+                continue
             save_state(args.state, state)
             print(f"n={n}: best {order['best']['raw']} (published {order['published']}), walk at {order['current']['raw']}, "
                   f"{order['slices']} slices, {order['rounds']} regions, {order['sideways']} sideways", flush=True)

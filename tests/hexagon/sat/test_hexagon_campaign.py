@@ -62,3 +62,11 @@ def test_an_order_with_nothing_shipped_starts_from_a_beam_and_ships_once_it_ties
     rows = {row["n"]: row for row in json.loads(grids.read_text())["rows"]}
     assert verify_grid(HexInstance(4), rows[4]["grid"]).value == 87 and rows[4]["method"] == "improve"
     assert campaign.ship(state, grids) == []  # nothing above what is shipped now
+
+
+def test_an_order_whose_beam_finds_nothing_is_skipped_not_fatal(campaign, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(campaign, "starting_grid", lambda n, seed, budget: (None, "no beam grid within the slice"))
+    state_file = tmp_path / "state.json"
+    assert campaign.main(["run", "--orders", "7", "--seconds", "1", "--state", str(state_file)]) == 0
+    assert "n=7: no starting grid" in capsys.readouterr().out
+    assert campaign.load_state(state_file)["orders"] == {}

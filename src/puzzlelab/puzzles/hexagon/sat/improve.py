@@ -41,9 +41,9 @@ def region_around(geometry: Hexagon, centre: int, radius: int) -> list[int]:
     return out
 
 
-def resolve_region(geometry: Hexagon, grid: list[int], region: list[int], budget: Budget | None = None) -> list[int] | None:
-    """The best grid that differs from `grid` only inside `region`, if it has fewer
-    penalty edges than `grid`; else None (the region is locally best)."""
+def _region_model(geometry: Hexagon, grid: list[int], region: list[int]) -> tuple[set[int], HexEncoding, set[int], int]:
+    """(the region's cells, the model with everything else pinned, the grid's penalty
+    edges, how many of them the model counts)."""
     inside = set(region)
     active = set(inside)
     for c in inside:
@@ -51,7 +51,13 @@ def resolve_region(geometry: Hexagon, grid: list[int], region: list[int], budget
     fixed = {c: min(v, 6) for c, v in enumerate(grid) if c not in inside}
     enc = HexEncoding(geometry, top=5, fixed=fixed, active=active)
     current = set(penalty_edges(geometry, grid))
-    baseline = sum(1 for e in enc.edge_ids if e in current)
+    return inside, enc, current, sum(1 for e in enc.edge_ids if e in current)
+
+
+def resolve_region(geometry: Hexagon, grid: list[int], region: list[int], budget: Budget | None = None) -> list[int] | None:
+    """The best grid that differs from `grid` only inside `region`, if it has fewer
+    penalty edges than `grid`; else None (the region is locally best)."""
+    inside, enc, current, baseline = _region_model(geometry, grid, region)
     if baseline == 0:
         return None
     solver = new_solver(enc.clauses)
@@ -84,14 +90,7 @@ def sideways_region(geometry: Hexagon, grid: list[int], region: list[int], budge
     as good. A plateau step: a grid whose every region is locally best can still be
     walked to one that is not (the "sideways moves" of local search; Selman, Levesque
     and Mitchell, GSAT, 1992)."""
-    inside = set(region)
-    active = set(inside)
-    for c in inside:
-        active.update(geometry.neighbours_of(c))
-    fixed = {c: min(v, 6) for c, v in enumerate(grid) if c not in inside}
-    enc = HexEncoding(geometry, top=5, fixed=fixed, active=active)
-    current = set(penalty_edges(geometry, grid))
-    baseline = sum(1 for e in enc.edge_ids if e in current)
+    inside, enc, current, baseline = _region_model(geometry, grid, region)
     solver = new_solver(enc.clauses)
     try:
         solver.add_clause(enc.block([min(v, 6) for v in grid], sorted(inside)))

@@ -7,7 +7,6 @@ the summary from the shipped font5x7 table; the slow test makes it by a real run
 two-bit engine with orbits (font5x7:O: about 160 CPU s) and checks its 36 lengths
 against the byte engine's."""
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -17,19 +16,14 @@ from typer.testing import CliRunner
 from puzzlelab import cli
 from puzzlelab.puzzles.coins import optimal_table
 from puzzlelab.puzzles.coins.optimal_table import load_table
+from support.campaigns import load_campaign
 
-CAMPAIGN = Path(__file__).resolve().parents[2] / "proofs" / "coins-font5x9" / "campaign.py"
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def campaign():
-    if not CAMPAIGN.exists():
-        pytest.skip("no proofs/ beside the tests (an installed copy)")
-    spec = importlib.util.spec_from_file_location("coins_font5x9_campaign", CAMPAIGN)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_campaign("coins-font5x9", "coins_font5x9_campaign")
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ grid tampered with is refused), a second run resumes the walk, and `ship` adds a
 only where the campaign's grid ties the published score and nothing is shipped, every
 grid checked by the independent checker."""
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -13,18 +12,12 @@ import pytest
 from puzzlelab.puzzles.hexagon.model import HexInstance
 from puzzlelab.puzzles.hexagon.shipped import data_file
 from puzzlelab.puzzles.hexagon.verify import verify_grid
-
-CAMPAIGN = Path(__file__).resolve().parents[3] / "proofs" / "hexagon-beyond" / "campaign.py"
+from support.campaigns import load_campaign
 
 
 @pytest.fixture(scope="module")
 def campaign():
-    if not CAMPAIGN.exists():
-        pytest.skip("no proofs/ beside the tests (an installed copy)")
-    spec = importlib.util.spec_from_file_location("hexagon_beyond_campaign", CAMPAIGN)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_campaign("hexagon-beyond", "hexagon_beyond_campaign")
 
 
 def test_slices_resume_and_the_state_is_checked_when_read(campaign, tmp_path):

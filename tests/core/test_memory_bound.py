@@ -57,7 +57,7 @@ def test_memory_mb_states_the_bound_of_a_run(machine_of_16_gb):
     refused(runner.invoke(cli.app, [*WIDEST_BEAM, "--memory-mb", "1000"]), "beam width 10000000", "17.3 GB", "1.0 GB allowed")
     refused(runner.invoke(cli.app, ["hexagon", "solve", "27", "--method", "levels", "--width", "10000000", "--no-store", "--memory-mb", "2000"]),
             "beam width 10000000 on order 27", "2.0 GB allowed")  # fmt: skip
-    small = runner.invoke(cli.app, ["hexagon", "solve", "4", "--method", "beam", "--width", "100", "--budget", "60", "--no-store", "--quiet", "--json", "--memory-mb", "1000"])
+    small = runner.invoke(cli.app, ["hexagon", "solve", "4", "--method", "beam", "--width", "100", "--budget", "3", "--no-store", "--quiet", "--json", "--memory-mb", "1000"])
     assert small.exit_code == 0 and json.loads(small.stdout)["verified"] is True  # what fits runs
 
 

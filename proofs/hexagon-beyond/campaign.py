@@ -4,7 +4,8 @@ region walks from the best grid known, to tie or beat the published raw score.
 For each order in turn, one slice of `--seconds`: the walk (sat/improve.py's
 `improve_search` with sideways steps, a region radius that cycles through `--radius`)
 starts where the order's last slice ended, or from the package's shipped grid (the
-published score, data/best_grids.json), or, where none is shipped, from a beam grid.
+published score, data/best_grids.json), or, where none is shipped, from the shipped grids
+of the orders beside it, cut or grown to size and repaired, or from a beam grid.
 After every slice the walk's position and the best grid so far are checked by the
 independent checker (verify.py) and written to `state.json` (whole, then renamed), so a
 killed run loses one slice at most and the same command resumes.
@@ -80,12 +81,83 @@ def save_state(path: Path, state: dict[str, Any]) -> None:
     write_atomic(path, json.dumps(state, indent=1, sort_keys=True) + "\n", "campaign state", "state")
 
 
+def repaired(n: int, values: list[int]) -> list[int]:
+    """`values` made a valid grid of order n by lowering: a cell holding k whose
+    neighbours miss some of 1..k-1 takes the least value they miss (which its neighbours
+    do show below it), repeated until no cell breaks the rule. Values only fall, so it
+    ends; a grid of 1s and 2s is valid wherever each 2 touches a 1."""
+    geometry = hexagon(n)
+    grid = list(values)
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(geometry.cells):
+            seen = {grid[j] for j in geometry.neighbours_of(cell)}
+            missing = next((k for k in range(1, grid[cell]) if k not in seen), None)
+            if missing is not None:
+                grid[cell], changed = missing, True
+    return grid
+
+
+def raised(n: int, values: list[int]) -> list[int]:
+    """`values` (a valid grid) with each cell raised, while one can be, to the least value
+    its neighbours miss, where no neighbour then breaks the rule (a neighbour may have
+    needed the old value). Every step keeps the grid valid and adds to its sum."""
+    geometry = hexagon(n)
+    grid = list(values)
+
+    def fine(cell: int) -> bool:
+        seen = {grid[j] for j in geometry.neighbours_of(cell)}
+        return all(k in seen for k in range(1, grid[cell]))
+
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(geometry.cells):
+            seen = {grid[j] for j in geometry.neighbours_of(cell)}
+            best = next(k for k in range(1, 8) if k not in seen)
+            if best <= grid[cell]:
+                continue
+            old, grid[cell] = grid[cell], best
+            if all(fine(j) for j in geometry.neighbours_of(cell)):
+                changed = True
+            else:
+                grid[cell] = old
+    return grid
+
+
+def from_neighbour_orders(n: int) -> tuple[list[int] | None, str]:
+    """A grid of order n from the shipped grids of the orders beside it: order n + 1's
+    without its outer ring, and order n - 1's with a ring of 1s around it, each repaired
+    (`repaired`) and raised where a cell can be (`raised`); the better of the two, or None when neither order is shipped. Where a
+    beam dies at every width that fits a slice (n = 25, 26 at width 200), this is the
+    start the write-up's competitors had too: a good grid one size off."""
+    target = hexagon(n)
+    found: list[tuple[int, list[int], str]] = []
+    for other, how in ((n + 1, "without its outer ring"), (n - 1, "with a ring of 1s")):
+        row = best_grids().get(other)
+        if row is None or row.problem is not None or other < 1:
+            continue
+        source, values = hexagon(other), read_solution(other, row.grid)
+        at = {(int(q), int(s)): values[i] for i, (q, s) in enumerate(zip(source.q, source.s))}
+        grid = raised(n, repaired(n, [at.get((int(q), int(s)), 1) for q, s in zip(target.q, target.s)]))
+        found.append((checked_raw(n, grid), grid, f"order {other}'s shipped grid {how}, repaired and raised"))
+    if not found:
+        return None, "no neighbouring order shipped"
+    raw, grid, origin = max(found, key=lambda f: f[0])
+    return grid, origin
+
+
 def starting_grid(n: int, seed: int, budget: Budget) -> tuple[list[int] | None, str]:
-    """The shipped grid of order n (the published score), else a beam grid (None when
-    the beam finds none within the budget)."""
+    """The shipped grid of order n (the published score), else one built from the
+    shipped grids beside it (`from_neighbour_orders`), else a beam grid (None when the
+    beam finds none within the budget)."""
     row = best_grids().get(n)
     if row is not None and row.problem is None:
         return list(read_solution(n, row.grid)), f"the shipped grid ({DATA_NAME})"
+    grid, origin = from_neighbour_orders(n)
+    if grid is not None:
+        return grid, origin
     from puzzlelab.puzzles.hexagon.completion.linear import split_sixes
     from puzzlelab.puzzles.hexagon.sat.improve import _first_beam
 

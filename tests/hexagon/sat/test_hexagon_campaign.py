@@ -5,6 +5,7 @@ only where the campaign's grid ties the published score and nothing is shipped, 
 grid checked by the independent checker."""
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,32 @@ def test_an_order_whose_beam_finds_nothing_is_skipped_not_fatal(campaign, tmp_pa
     assert campaign.main(["run", "--orders", "7", "--seconds", "1", "--state", str(state_file)]) == 0
     assert "n=7: no starting grid" in capsys.readouterr().out
     assert campaign.load_state(state_file)["orders"] == {}
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_an_order_with_nothing_shipped_starts_from_the_orders_beside_it(campaign, monkeypatch, n):
+    """Order n from order n + 1 cut and from order n - 1 grown: each grid valid by the
+    checker, and the one returned is the better of the two."""
+    from puzzlelab.puzzles.hexagon.shipped import best_grids
+
+    shipped = best_grids()
+    monkeypatch.setattr(campaign, "best_grids", lambda: {k: v for k, v in shipped.items() if k != n})
+    grid, origin = campaign.from_neighbour_orders(n)
+    assert grid is not None and "repaired and raised" in origin
+    raw = campaign.checked_raw(n, grid)  # raises where the checker rejects it
+    for other in (n - 1, n + 1):  # each side alone gives no better a grid
+        monkeypatch.setattr(campaign, "best_grids", lambda other=other: {other: shipped[other]})
+        alone, _ = campaign.from_neighbour_orders(n)
+        assert campaign.checked_raw(n, alone) <= raw
+
+
+def test_repair_makes_any_values_valid_and_raising_keeps_them_valid(campaign):
+    rng = random.Random(7)
+    for n in (3, 4, 7):
+        cells = len(campaign.hexagon(n).q)
+        values = [rng.randint(1, 7) for _ in range(cells)]
+        fixed = campaign.repaired(n, values)
+        assert all(a <= b for a, b in zip(fixed, values))  # only lowered
+        raised = campaign.raised(n, fixed)
+        assert all(a >= b for a, b in zip(raised, fixed))  # only raised
+        assert campaign.checked_raw(n, raised) >= campaign.checked_raw(n, fixed)

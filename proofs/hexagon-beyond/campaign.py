@@ -180,9 +180,20 @@ def run_slice(state: dict[str, Any], n: int, seconds: float, radii: list[int]) -
         if grid is None:
             return None
         raw = checked_raw(n, grid)
-        order = {"n": n, "published": published_raw(n), "start": origin, "start_raw": raw, "slices": 0, "rounds": 0,
-                 "sideways": 0, "improvements": 0, "seconds": 0.0, "cpu_seconds": 0.0,
-                 "best": {"raw": raw, "grid": digits(grid)}, "current": {"raw": raw, "grid": digits(grid)}}
+        order = {
+            "n": n,
+            "published": published_raw(n),
+            "start": origin,
+            "start_raw": raw,
+            "slices": 0,
+            "rounds": 0,
+            "sideways": 0,
+            "improvements": 0,
+            "seconds": 0.0,
+            "cpu_seconds": 0.0,
+            "best": {"raw": raw, "grid": digits(grid)},
+            "current": {"raw": raw, "grid": digits(grid)},
+        }
     radius = radii[order["slices"] % len(radii)]
     current = [int(c) for c in order["current"]["grid"]]
     summary = improve_search(n, current, radius=radius, rounds=0, seed=1000 * n + order["slices"], budget=budget, sideways=SIDEWAYS)
@@ -191,8 +202,7 @@ def run_slice(state: dict[str, Any], n: int, seconds: float, radii: list[int]) -
         raise AssertionError(f"n={n}: the walk's penalty and the checker's raw score disagree")
     order["current"] = {"raw": raw, "grid": digits(summary.grid)}
     if raw > order["best"]["raw"]:
-        order["best"] = {"raw": raw, "grid": digits(summary.grid), "slice": order["slices"], "recorded": _now(),
-                         "commit": _commit(), "command": _command()}
+        order["best"] = {"raw": raw, "grid": digits(summary.grid), "slice": order["slices"], "recorded": _now(), "commit": _commit(), "command": _command()}
     order["slices"] += 1
     order["rounds"] += summary.rounds
     order["sideways"] += summary.sideways
@@ -220,10 +230,19 @@ def table_lines(state: dict[str, Any]) -> list[str]:
     lines = ["n   published  best found  (start)          slices  rounds  sideways  cpu s"]
     for key in sorted(state["orders"], key=int):
         o = state["orders"][key]
-        mark = "" if o["published"] is None else ("  BEATS" if o["best"]["raw"] > o["published"] else
-                                                  ("  ties" if o["best"]["raw"] == o["published"] else f"  {o['best']['raw'] - o['published']}"))
-        lines.append(f"{o['n']:<3} {o['published']!s:>9}  {o['best']['raw']:>10}{mark:<7} ({o['start_raw']})  "
-                     f"{o['slices']:>6}  {o['rounds']:>6}  {o['sideways']:>8}  {o['cpu_seconds']:>6.0f}")
+        mark = (
+            ""
+            if o["published"] is None
+            else (
+                "  BEATS"
+                if o["best"]["raw"] > o["published"]
+                else ("  ties" if o["best"]["raw"] == o["published"] else f"  {o['best']['raw'] - o['published']}")
+            )
+        )
+        lines.append(
+            f"{o['n']:<3} {o['published']!s:>9}  {o['best']['raw']:>10}{mark:<7} ({o['start_raw']})  "
+            f"{o['slices']:>6}  {o['rounds']:>6}  {o['sideways']:>8}  {o['cpu_seconds']:>6.0f}"
+        )
     return lines
 
 
@@ -239,10 +258,20 @@ def ship(state: dict[str, Any], path: str | os.PathLike) -> list[int]:
         if not wanted:
             continue
         grid = [int(c) for c in best["grid"]]
-        rows[n] = {"n": n, "raw": checked_raw(n, grid), "grid": format_grid(n, grid), "status": "feasible", "method": "improve",
-                   "options": {"sideways": SIDEWAYS, "start": o["start"]}, "command": best.get("command", _command()),
-                   "cpu_seconds": o["cpu_seconds"], "wall_seconds": o["seconds"], "recorded": best.get("recorded", _now()),
-                   "commit": best.get("commit"), "machine": o.get("machine")}
+        rows[n] = {
+            "n": n,
+            "raw": checked_raw(n, grid),
+            "grid": format_grid(n, grid),
+            "status": "feasible",
+            "method": "improve",
+            "options": {"sideways": SIDEWAYS, "start": o["start"]},
+            "command": best.get("command", _command()),
+            "cpu_seconds": o["cpu_seconds"],
+            "wall_seconds": o["seconds"],
+            "recorded": best.get("recorded", _now()),
+            "commit": best.get("commit"),
+            "machine": o.get("machine"),
+        }
         added.append(n)
     if added:
         write_grids(path, [rows[n] for n in sorted(rows)])
@@ -276,8 +305,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"n={n}: no starting grid within the slice; the next pass tries again", flush=True)
                 continue
             save_state(args.state, state)
-            print(f"n={n}: best {order['best']['raw']} (published {order['published']}), walk at {order['current']['raw']}, "
-                  f"{order['slices']} slices, {order['rounds']} regions, {order['sideways']} sideways", flush=True)
+            print(
+                f"n={n}: best {order['best']['raw']} (published {order['published']}), walk at {order['current']['raw']}, "
+                f"{order['slices']} slices, {order['rounds']} regions, {order['sideways']} sideways",
+                flush=True,
+            )
     print("\n".join(table_lines(state)))
     return 0
 

@@ -92,11 +92,16 @@ def repaired(n: int, values: list[int]) -> list[int]:
     while changed:
         changed = False
         for cell in range(geometry.cells):
-            seen = {grid[j] for j in geometry.neighbours_of(cell)}
-            missing = next((k for k in range(1, grid[cell]) if k not in seen), None)
-            if missing is not None:
-                grid[cell], changed = missing, True
+            least = least_missing(geometry, grid, cell)
+            if least < grid[cell]:
+                grid[cell], changed = least, True
     return grid
+
+
+def least_missing(geometry, grid: list[int], cell: int) -> int:
+    """The least value none of the cell's neighbours holds: the most the cell may hold."""
+    seen = {grid[j] for j in geometry.neighbours_of(cell)}
+    return next(k for k in range(1, 8) if k not in seen)
 
 
 def raised(n: int, values: list[int]) -> list[int]:
@@ -106,20 +111,15 @@ def raised(n: int, values: list[int]) -> list[int]:
     geometry = hexagon(n)
     grid = list(values)
 
-    def fine(cell: int) -> bool:
-        seen = {grid[j] for j in geometry.neighbours_of(cell)}
-        return all(k in seen for k in range(1, grid[cell]))
-
     changed = True
     while changed:
         changed = False
         for cell in range(geometry.cells):
-            seen = {grid[j] for j in geometry.neighbours_of(cell)}
-            best = next(k for k in range(1, 8) if k not in seen)
+            best = least_missing(geometry, grid, cell)
             if best <= grid[cell]:
                 continue
             old, grid[cell] = grid[cell], best
-            if all(fine(j) for j in geometry.neighbours_of(cell)):
+            if all(grid[j] <= least_missing(geometry, grid, j) for j in geometry.neighbours_of(cell)):
                 changed = True
             else:
                 grid[cell] = old
@@ -136,7 +136,7 @@ def from_neighbour_orders(n: int) -> tuple[list[int] | None, str]:
     found: list[tuple[int, list[int], str]] = []
     for other, how in ((n + 1, "without its outer ring"), (n - 1, "with a ring of 1s")):
         row = best_grids().get(other)
-        if row is None or row.problem is not None or other < 1:
+        if row is None or row.problem is not None:
             continue
         source, values = hexagon(other), read_solution(other, row.grid)
         at = {(int(q), int(s)): values[i] for i, (q, s) in enumerate(zip(source.q, source.s))}
@@ -144,7 +144,7 @@ def from_neighbour_orders(n: int) -> tuple[list[int] | None, str]:
         found.append((checked_raw(n, grid), grid, f"order {other}'s shipped grid {how}, repaired and raised"))
     if not found:
         return None, "no neighbouring order shipped"
-    raw, grid, origin = max(found, key=lambda f: f[0])
+    _, grid, origin = max(found, key=lambda f: f[0])
     return grid, origin
 
 

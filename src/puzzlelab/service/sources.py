@@ -2,7 +2,7 @@
 what the package ships that this project computed, each row checked by its puzzle's
 checker first (`service.shipped`). The verified rows become answers that can be
 opened, drawn and exported: the font5x7 table of coin optima (each proven by a full
-BFS), the matchsticks proofs for n = 0..37, the new records and restricted columns
+BFS), the matchsticks proofs for n = 0..38, the new records and restricted columns
 (found, not proofs: served as feasible), the hexagon grids of the best scores, the
 contest tilings and the A219158 rows past the published table, and the MacMahon
 counts. `answers` replays every entry with the checker again on first use, as it

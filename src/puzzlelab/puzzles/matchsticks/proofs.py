@@ -1,5 +1,5 @@
 """The proofs of A294249's values this project ran and ships in `data/proofs.json`: for
-each n = 0..37 the optimum, proven by the `full` method's exhaustive search with
+each n = 0..38 the optimum, proven by the `full` method's exhaustive search with
 `--count-solutions` (the bound searches included), the number of optimal solutions
 it counted (up to the symmetry the search breaks) with their classes, and one optimal
 solution; each row names the command, date, CPU or wall seconds and commit of its run

@@ -1,5 +1,5 @@
 """The matchsticks dashboard: OEIS A294249 by n (proven values and bounds, the
-restricted searches' optima) beside ours: the proofs of n = 0..37 with their optimal
+restricted searches' optima) beside ours: the proofs of n = 0..38 with their optimal
 solutions counted, the new upper bounds and the restricted optima the package ships
 (each checked again), and this machine's records."""
 

@@ -1,4 +1,4 @@
-"""The matchsticks rows the package ships: the proofs of a(n) for n = 0..37 with their
+"""The matchsticks rows the package ships: the proofs of a(n) for n = 0..38 with their
 optimal-solution counts (`puzzles.matchsticks.proofs`), the new upper bounds below the
 published values (`records`) and the restricted searches' optima (`columns`)."""
 

@@ -126,22 +126,32 @@ def raised(n: int, values: list[int]) -> list[int]:
     return grid
 
 
-def from_neighbour_orders(n: int) -> tuple[list[int] | None, str]:
-    """A grid of order n from the shipped grids of the orders beside it: order n + 1's
-    without its outer ring, and order n - 1's with a ring of 1s around it, each repaired
-    (`repaired`) and raised where a cell can be (`raised`); the better of the two, or None when neither order is shipped. Where a
-    beam dies at every width that fits a slice (n = 25, 26 at width 200), this is the
-    start the write-up's competitors had too: a good grid one size off."""
+PLACEMENTS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))  # the centre, then its six neighbours
+
+
+def from_neighbour_orders(n: int, placements=PLACEMENTS) -> tuple[list[int] | None, str]:
+    """A grid of order n from the shipped grids of the orders beside it: a hexagon of
+    order n cut from order n + 1's, and order n - 1's with a ring of 1s around it, each
+    repaired (`repaired`) and raised where a cell can be (`raised`); the best, or None
+    when neither order is shipped. Either fits with its centre on the other's centre or on
+    one of its six neighbours; an off-centre cut keeps the outer cells of one side of the
+    larger grid (n = 26 from order 27: 5,466 centred, 5,539 at the best of the six).
+    Where a beam dies at every width that fits a slice (n = 25, 26 at width 200), this is
+    the start the write-up's competitors had too: a good grid one size off."""
     target = hexagon(n)
     found: list[tuple[int, list[int], str]] = []
-    for other, how in ((n + 1, "without its outer ring"), (n - 1, "with a ring of 1s")):
+    for other, how in ((n + 1, "cut from"), (n - 1, "with a ring of 1s around")):
         row = best_grids().get(other)
         if row is None or row.problem is not None:
             continue
         source, values = hexagon(other), read_solution(other, row.grid)
         at = {(int(q), int(s)): values[i] for i, (q, s) in enumerate(zip(source.q, source.s))}
-        grid = raised(n, repaired(n, [at.get((int(q), int(s)), 1) for q, s in zip(target.q, target.s)]))
-        found.append((checked_raw(n, grid), grid, f"order {other}'s shipped grid {how}, repaired and raised"))
+        sign = 1 if other > n else -1  # a cut reads the larger grid around the shifted centre
+        for dq, ds in placements:
+            cells = [at.get((int(q) + sign * dq, int(s) + sign * ds), 1) for q, s in zip(target.q, target.s)]
+            grid = raised(n, repaired(n, cells))
+            where = "centred" if (dq, ds) == (0, 0) else f"centre moved by ({dq}, {ds})"
+            found.append((checked_raw(n, grid), grid, f"order {n} {how} order {other}'s shipped grid ({where}), repaired and raised"))
     if not found:
         return None, "no neighbouring order shipped"
     _, grid, origin = max(found, key=lambda f: f[0])

@@ -81,6 +81,17 @@ def test_an_order_with_nothing_shipped_starts_from_the_orders_beside_it(campaign
         monkeypatch.setattr(campaign, "best_grids", lambda other=other: {other: shipped[other]})
         alone, _ = campaign.from_neighbour_orders(n)
         assert campaign.checked_raw(n, alone) <= raw
+        centred, origin = campaign.from_neighbour_orders(n, placements=((0, 0),))
+        assert "centred" in origin and campaign.checked_raw(n, centred) <= campaign.checked_raw(n, alone)
+
+
+def test_a_cut_off_the_centre_loses_no_cell_of_the_smaller_order(campaign):
+    """Each of the seven placements of order n inside order n + 1 lies wholly inside it,
+    so a cut reads no cell that is not there (a 1 filled in would mark a wrong shift)."""
+    inner, outer = campaign.hexagon(6), campaign.hexagon(7)
+    cells = {(int(q), int(s)) for q, s in zip(outer.q, outer.s)}
+    for dq, ds in campaign.PLACEMENTS:
+        assert all((int(q) + dq, int(s) + ds) in cells for q, s in zip(inner.q, inner.s))
 
 
 def test_repair_makes_any_values_valid_and_raising_keeps_them_valid(campaign):

@@ -9,9 +9,9 @@ import pytest
 PROOFS = Path(__file__).resolve().parents[2] / "proofs"
 
 
-def load_campaign(folder: str, name: str):
-    """proofs/FOLDER/campaign.py as a module called `name`."""
-    path = PROOFS / folder / "campaign.py"
+def load_campaign(folder: str, name: str, script: str = "campaign.py"):
+    """proofs/FOLDER/SCRIPT as a module called `name`."""
+    path = PROOFS / folder / script
     if not path.exists():
         pytest.skip("no proofs/ beside the tests (an installed copy)")
     spec = importlib.util.spec_from_file_location(name, path)

@@ -25,8 +25,8 @@ _coin_rows = st.lists(st.text(alphabet="o-o-x ²", min_size=0, max_size=9), min_
 _macmahon_piece = st.text(alphabet="WRBGYX²é*0123 ", min_size=0, max_size=7)
 
 TEXT_SHAPES: dict[str, st.SearchStrategy[str]] = {
-    "tiling": st.text(alphabet='.#xX0123456789 \n\r\t-{}[]",:', max_size=120) | text(120),
-    "matchsticks": st.text(alphabet='0123456789+-n= {}"[]:.e', max_size=60),
+    "tiling": st.text(alphabet=".#xX0123456789 \n\r\t-{}[]\",:", max_size=120) | text(120),
+    "matchsticks": st.text(alphabet="0123456789+-n= {}\"[]:.e", max_size=60),
     "hexagon": st.builds(
         lambda rows, gap: f",{gap}".join("(" + f",{gap}".join(row) + ")" for row in rows),
         st.lists(st.lists(_hexagon_tokens, max_size=9), max_size=9),
@@ -50,7 +50,8 @@ SHAPE_STRINGS: dict[str, tuple[str, ...]] = {
 
 # Solutions in the field's own text, beside JSON and raw bytes.
 SOLUTION_TEXT: dict[str, st.SearchStrategy[str]] = {
-    "matchsticks": st.text(alphabet='()0123456789,-+ \n[]{}"n=:squaresroam', max_size=120) | st.text(alphabet="┌┐└┘├┤┬┴┼─│╵╷╴╶ .0123456789²\n#", max_size=160),
+    "matchsticks": st.text(alphabet="()0123456789,-+ \n[]{}\"n=:squaresroam", max_size=120)
+    | st.text(alphabet="┌┐└┘├┤┬┴┼─│╵╷╴╶ .0123456789²\n#", max_size=160),
     "hexagon": st.lists(st.sampled_from(["(", ")", ",", ";", " ", "1", "2", "3", "7", "8", "0", "99", "-", "\n"]), max_size=60).map("".join),
 }
 

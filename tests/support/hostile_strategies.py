@@ -98,7 +98,7 @@ def json_text(obj: Any) -> str:
 
 # What an edit may put in: the punctuation of the five formats, digits, and characters
 # that look like digits or letters to a careless reader.
-EDIT_CHARACTERS = '.#xXo-/,:;=*()[]{}" \n\t0123456789²٣éWRB┌─┐'
+EDIT_CHARACTERS = ".#xXo-/,:;=*()[]{}\" \n\t0123456789²٣éWRB┌─┐"
 EDIT_NUMBERS = ("9" * 5000, "0" * 40 + "7", "1" + "0" * 9, "-1", "0", "NaN", "1e400", "2.5", "²", "")
 
 
@@ -141,7 +141,7 @@ ODD_FILES = (
     "٣x٣".encode(),
     b"\xef\xbb\xbf3x3",
     "3".encode("utf-16"),
-    b'\xef\xbb\xbf{"n": 3}',
+    b"\xef\xbb\xbf{\"n\": 3}",
     b"\x89PNG\r\n\x1a\n\x00\x00binary",
     b"[" * 100_000 + b"]" * 100_000,
     b"9" * 5000,

@@ -15,7 +15,7 @@ from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.free import column_lines_floor, free_span, span_floors
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA, Instance
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
-from puzzlelab.puzzles.matchsticks.tables import offset_roots, space_key
+from puzzlelab.puzzles.matchsticks.tables import offset_roots, prefix_ids, roots_of, search_area, space_key, tables_for
 from puzzlelab.puzzles.matchsticks.verify import count_matches
 
 ROWS = published_rows()
@@ -23,6 +23,7 @@ ROWS = published_rows()
 
 def _masks(side: int) -> dict[int, list[tuple[tuple[int, int, int], int]]]:
     """Every placement of every size in a box of `side` units, with its segments as bits."""
+
     def h(x, y):
         return 1 << (y * side + x)
 
@@ -210,12 +211,14 @@ def test_free_optimum_of_5_is_the_optimum_of_every_connected_configuration():
 def test_free_search_finds_the_optimum_when_allowed_to():
     # Searched below the optimum + 1, the offset search must find the optimum itself
     # (its answer recounted by the checker once moved to the largest square's frame).
+    # The area is n + span whatever the roam, which only moves the coordinates.
     for n in range(4, 10):
         value = ROWS[n]["best_known"]
         span = free_span(n, value + 1)
-        outcome = run_search(make_descriptor(n, roam=(span + 1) // 2, bound=value + 1, free_span=span))
-        assert outcome.complete and outcome.best == value, n
-        assert count_matches(outcome.solution) == value
+        for roam in sorted({span // 2, (span + 1) // 2}):
+            outcome = run_search(make_descriptor(n, roam=roam, bound=value + 1, free_span=span))
+            assert outcome.complete and outcome.best == value, (n, roam)
+            assert count_matches(outcome.solution) == value
 
 
 def test_method_free_proves_n_up_to_10():
@@ -232,6 +235,21 @@ def test_method_free_proves_n_up_to_10():
 def test_span_outgrows_the_area_past_20():
     assert 20 + free_span(20, ROWS[20]["best_known"]) <= MAX_AREA
     assert 21 + free_span(21, ROWS[21]["best_known"]) > MAX_AREA
+
+
+def test_an_odd_span_at_the_edge_of_the_row_still_has_its_area():
+    # n = 20: span 43, area 63, the most a row holds; a margin of 22 on each side
+    # (64 units) would not fit, so the area is n + span, not n + 2 * roam.
+    span = free_span(20, ROWS[20]["best_known"])
+    assert span % 2 == 1 and 20 + span == MAX_AREA
+    descriptor = make_descriptor(20, roam=span // 2, bound=ROWS[20]["best_known"], free_span=span)
+    assert search_area(descriptor) == MAX_AREA
+    tables = tables_for(20, descriptor["roam"], None, search_area(descriptor))
+    for root in roots_of(descriptor):
+        ((size, x, y),) = root
+        assert prefix_ids(tables, root)[0] == tables.find(20, x + tables.roam, y + tables.roam) >= 0
+    with pytest.raises(ValueError, match="exceeds"):
+        tables_for(20, 22)
 
 
 def test_searches_without_a_span_keep_their_checkpoint_key():

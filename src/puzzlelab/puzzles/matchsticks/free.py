@@ -147,7 +147,7 @@ def run_free(
     stats.update(free_span=span, free_area=n + span)
     if n + span > MAX_AREA:
         return _inside_only(inside, stats, f"the span floors allow a configuration {n + span} units wide, past the {MAX_AREA} a search row holds")
-    base = make_descriptor(n, roam=(span + 1) // 2, bound=value, free_span=span)
+    base = make_descriptor(n, roam=span // 2, bound=value, free_span=span)  # the area: n + span units
     check_search_plan(base, checkpoint, subtrees, budget)
     if subtrees == 0:
         # One subtree per offset (171 at n = 17, 253 at n = 20): enough to share among
@@ -156,8 +156,9 @@ def run_free(
         # level finer, n = 17 made 210,276 prefixes, a 25 MB checkpoint).
         subtrees = 1
     outcome = run_search(base, budget=budget, progress=progress, workers=workers, target_subtrees=subtrees, checkpoint=checkpoint)
-    stats.update(nodes=outcome.nodes, subtrees=outcome.subtrees, subtrees_done=outcome.subtrees_done, complete=outcome.complete,
-                 search_seconds=round(outcome.seconds, 6))
+    stats.update(
+        nodes=outcome.nodes, subtrees=outcome.subtrees, subtrees_done=outcome.subtrees_done, complete=outcome.complete, search_seconds=round(outcome.seconds, 6)
+    )
     if outcome.resumed:
         stats["resumed_subtrees"] = outcome.resumed
     if not outcome.complete:

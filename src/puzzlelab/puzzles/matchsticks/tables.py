@@ -25,7 +25,7 @@ import numpy as np
 
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA
 
-__all__ = ["Tables", "tables_for", "root_prefixes", "offset_roots", "roots_of", "prefix_ids", "prefix_squares", "space_key"]
+__all__ = ["Tables", "search_area", "tables_for", "root_prefixes", "offset_roots", "roots_of", "prefix_ids", "prefix_squares", "space_key"]
 
 
 @dataclass(frozen=True)
@@ -53,13 +53,24 @@ class Tables:
         return -1
 
 
+def search_area(descriptor: dict[str, Any]) -> int:
+    """The side of a search's area: n + span for the free-placement search (its
+    configurations are at most that wide), else n + 2*roam (a margin of roam on every
+    side of the largest square)."""
+    span = descriptor.get("free_span")
+    return descriptor["n"] + (int(span) if span is not None else 2 * descriptor["roam"])
+
+
 @lru_cache(maxsize=32)
-def tables_for(n: int, roam: int = 0, free_below: int | None = None) -> Tables:
-    """Placements of sizes 1..n in an area of n + 2*roam units, scan order (row-major)
-    within each size; sizes `free_below` and up only on the main diagonal."""
-    area = n + 2 * roam
+def tables_for(n: int, roam: int = 0, free_below: int | None = None, area: int | None = None) -> Tables:
+    """Placements of sizes 1..n in an area of `area` units (default n + 2*roam), scan
+    order (row-major) within each size; sizes `free_below` and up only on the main
+    diagonal. Solution coordinates are area coordinates less roam."""
+    area = n + 2 * roam if area is None else area
     if area > MAX_AREA:
-        raise ValueError(f"area n + 2*roam = {area} exceeds {MAX_AREA}")
+        raise ValueError(f"area {area} (n = {n}) exceeds the {MAX_AREA} units a search row holds")
+    if area < n:
+        raise ValueError(f"area {area} is smaller than the largest square (n = {n})")
     start = np.zeros(n + 2, np.int64)
     xs: list[int] = []
     ys: list[int] = []
@@ -116,9 +127,10 @@ def offset_roots(n: int, roam: int, span: int) -> list[list[list[int]]]:
     0 <= ox <= oy <= span // 2. Every configuration whose bounding box is at most
     n + span wide and high, moved so that its box starts at the area's corner, has its
     largest square at such an offset after one of the area's eight symmetries. The
-    search area (n + 2 * roam units, roam >= span / 2) holds that area."""
-    if 2 * roam < span:
-        raise ValueError(f"offset roots: the area n + 2*roam = {n + 2 * roam} is smaller than n + span = {n + span}")
+    search area is that area (`search_area`); roam only moves the solution coordinates
+    (area coordinates less roam)."""
+    if span < 0 or roam < 0:
+        raise ValueError(f"offset roots: span {span} and roam {roam} must be at least 0")
     if n <= 0:
         return []
     return [[[n, ox - roam, oy - roam]] for oy in range(span // 2 + 1) for ox in range(oy + 1)]

@@ -49,7 +49,9 @@ LADDER = (  # each rung contains the one before it
 
 
 def rung_name(options: dict[str, int]) -> str:
-    return " ".join(f"--{key} {value}" for key, value in options.items())
+    """The restriction as `sat` options, ring first (the file keeps its keys sorted)."""
+    order = ("ring", "inner", "break")
+    return " ".join(f"--{key} {options[key]}" for key in sorted(options, key=lambda k: order.index(k) if k in order else len(order)))
 
 
 def load_results(path: Path) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from puzzlelab.puzzles.matchsticks import PUZZLE
 from puzzlelab.puzzles.matchsticks.free import column_lines_floor, free_span, span_floors
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA, Instance
 from puzzlelab.puzzles.matchsticks.search import make_descriptor, run_search
-from puzzlelab.puzzles.matchsticks.tables import offset_roots, prefix_ids, roots_of, search_area, space_key, tables_for
+from puzzlelab.puzzles.matchsticks.tables import offset_roots, prefix_ids, roots_of, search_area, space_key, tables_for, tables_of
 from puzzlelab.puzzles.matchsticks.verify import count_matches
 
 ROWS = published_rows()
@@ -244,7 +244,7 @@ def test_an_odd_span_at_the_edge_of_the_row_still_has_its_area():
     assert span % 2 == 1 and 20 + span == MAX_AREA
     descriptor = make_descriptor(20, roam=span // 2, bound=ROWS[20]["best_known"], free_span=span)
     assert search_area(descriptor) == MAX_AREA
-    tables = tables_for(20, descriptor["roam"], None, search_area(descriptor))
+    tables = tables_of(descriptor)
     for root in roots_of(descriptor):
         ((size, x, y),) = root
         assert prefix_ids(tables, root)[0] == tables.find(20, x + tables.roam, y + tables.roam) >= 0

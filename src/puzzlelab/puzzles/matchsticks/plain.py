@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, search_area, tables_for
+from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, tables_of
 
 __all__ = ["plain_search"]
 
@@ -41,7 +41,7 @@ class _PlainSearch:
 
     def __init__(self, descriptor: dict[str, Any]) -> None:
         n = self.n = descriptor["n"]
-        tables = self.tables = tables_for(n, descriptor["roam"], descriptor["free_below"], search_area(descriptor))
+        tables = self.tables = tables_of(descriptor)
         area = tables.area
         self.xs = [int(v) for v in tables.x]
         self.ys = [int(v) for v in tables.y]

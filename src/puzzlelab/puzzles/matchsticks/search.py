@@ -26,7 +26,7 @@ import numpy as np
 from puzzlelab.core.result import Budget, Progress
 from puzzlelab.puzzles.matchsticks.checkpoint import Checkpoint
 from puzzlelab.puzzles.matchsticks.limits import memory_allowed, prefix_bytes
-from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, roots_of, search_area, tables_for
+from puzzlelab.puzzles.matchsticks.tables import prefix_ids, prefix_squares, roots_of, tables_of
 
 __all__ = [
     "make_descriptor",
@@ -98,7 +98,7 @@ def _run_kernel(descriptor: dict[str, Any], control: np.ndarray, split_depth: in
     from puzzlelab.puzzles.matchsticks import kernels
 
     n = descriptor["n"]
-    tables = tables_for(n, descriptor["roam"], descriptor["free_below"], search_area(descriptor))
+    tables = tables_of(descriptor)
     ids = prefix_ids(tables, descriptor["prefix"])
     bound = descriptor["bound"]
     limit0 = unbounded(n) if bound is None else int(bound)

@@ -25,7 +25,7 @@ import numpy as np
 
 from puzzlelab.puzzles.matchsticks.model import MAX_AREA
 
-__all__ = ["Tables", "search_area", "tables_for", "root_prefixes", "offset_roots", "roots_of", "prefix_ids", "prefix_squares", "space_key"]
+__all__ = ["Tables", "search_area", "tables_of", "tables_for", "root_prefixes", "offset_roots", "roots_of", "prefix_ids", "prefix_squares", "space_key"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,11 @@ def search_area(descriptor: dict[str, Any]) -> int:
     side of the largest square)."""
     span = descriptor.get("free_span")
     return descriptor["n"] + (int(span) if span is not None else 2 * descriptor["roam"])
+
+
+def tables_of(descriptor: dict[str, Any]) -> "Tables":
+    """The placement tables a search descriptor searches (its area from `search_area`)."""
+    return tables_for(descriptor["n"], descriptor["roam"], descriptor["free_below"], search_area(descriptor))
 
 
 @lru_cache(maxsize=32)
